@@ -1,0 +1,126 @@
+"""The ``mayagames`` command: play, replay, bench, games (and simulate, serve).
+
+Run ``mayagames --help`` for the list; every sub-command has ``--help``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from .core.errors import MayaGamesError
+from .core.record import GameRecord, iter_replay
+from .core.registry import game_names, get_game
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Play and study Tikal Legend and Tzolk'in.")
+console = Console(highlight=False)
+
+
+def parse_options(pairs: list[str]) -> dict:
+    """``key=value`` pairs to an options dict (values parsed as JSON when possible)."""
+    options: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"option {pair!r} must look like key=value")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def fail(message: str) -> None:
+    console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+@app.command()
+def games() -> None:
+    """List the games and their options."""
+    for name in game_names():
+        info = get_game(name)
+        console.print(f"[bold]{name}[/bold]: {info.title} "
+                      f"({info.min_players}-{info.max_players} players, engine {info.version})")
+        for spec in info.options:
+            console.print(f"    {spec.name} (default {spec.default!r}): {spec.doc}")
+
+
+@app.command()
+def play(
+    game: Optional[str] = typer.Argument(None, help="tikal or tzolkin"),
+    players: str = typer.Option("human,random", help="comma-separated seats: human, random, ..."),
+    seed: int = typer.Option(None, help="seed of the game (random if omitted)"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option key=value"),
+    save: Optional[Path] = typer.Option(None, help="write the game record to this file"),
+    load: Optional[Path] = typer.Option(None, help="resume a saved game record"),
+) -> None:
+    """Play a game in the terminal against humans and bots."""
+    from .terminal import TerminalGame, new_record
+
+    try:
+        if load is not None:
+            record = GameRecord.load(load)
+            save = save or load
+        else:
+            if game is None:
+                fail("name a game (tikal or tzolkin) or use --load FILE")
+            import secrets
+            record = new_record(game, players.split(","), seed if seed is not None
+                                else secrets.randbelow(2**31), parse_options(option))
+        TerminalGame(record, console=console, save_path=save).play()
+    except (MayaGamesError, ValueError) as exc:
+        fail(str(exc))
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="a game record (JSON)"),
+    seat: Optional[int] = typer.Option(None, help="show the game as this seat saw it"),
+    boards: bool = typer.Option(False, help="print the board after every move"),
+) -> None:
+    """Replay a game record, verify it, and show the moves and the final board."""
+    try:
+        record = GameRecord.load(file)
+        state = record.new_state()
+        for i, text, state in iter_replay(record):
+            console.print(f"{i + 1:>4}. {text}", markup=False)
+            if boards:
+                console.print(state.render(seat))
+        console.print(state.render(seat))
+        if state.is_terminal:
+            if record.result is not None and record.result != {"scores": state.scores(),
+                                                               "winners": state.winners()}:
+                fail(f"stored result {record.result} differs from the replay")
+            console.print(f"scores {state.scores()}  winners {state.winners()}  (verified)")
+        else:
+            console.print(f"unfinished game: {len(record.moves)} moves replayed")
+    except MayaGamesError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def bench(
+    game: str = typer.Argument(..., help="tikal or tzolkin"),
+    players: str = typer.Option("2,4", help="player counts to measure"),
+    seconds: float = typer.Option(5.0, help="seconds of random play per player count"),
+) -> None:
+    """Random-play decisions/s, games/s and clone time (one core)."""
+    from .core.bench import measure
+
+    for n in [int(p) for p in players.split(",")]:
+        figures = measure(game, n, seconds)
+        console.print_json(data=figures.as_dict())
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

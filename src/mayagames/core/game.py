@@ -1,0 +1,241 @@
+"""The protocol every game implements.
+
+A game is a :class:`GameInfo` (metadata as data, registered by name) and a
+:class:`State` subclass. A state is mutable data; rules are its methods. A game
+is played by asking the state for :meth:`State.legal_actions` and feeding one to
+:meth:`State.apply` until :attr:`State.is_terminal`.
+
+The core enforces the common checks (game over, illegal action) in
+:meth:`State.apply`; each game fills the hooks ``_legal_actions``, ``_apply`` and
+``explain_illegal``.
+
+Hidden information is one projection: :meth:`State.view` returns a *redacted*
+state for one seat (face-down tokens, deck and bag order, others' secret choices
+and the random generator are replaced by canonical placeholders), and
+:meth:`State.determinize` turns such a view back into a full state by sampling
+the hidden parts consistently. An agent, a client or an observation encoder
+only ever gets a view.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
+
+from .errors import GameOver, IllegalAction, OptionError
+from .rng import Rng
+
+
+class Action(Hashable, Protocol):
+    """An action: an immutable, hashable value whose ``str()`` is its notation.
+
+    Each game provides ``parse_action(text)`` with ``parse_action(str(a)) == a``.
+    """
+
+    def __str__(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One named game option: its default, allowed values and documentation."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(
+                f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}"
+            )
+        if self.choices is None and self.default is not None and not isinstance(
+            value, type(self.default)
+        ):
+            raise OptionError(
+                f"option {self.name!r} must be a {type(self.default).__name__}, got {value!r}"
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's metadata, as data. Registered by :func:`mayagames.core.registry.register`."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    new_game: Callable[..., "State"]
+    parse_action: Callable[[str], Action]
+    render: Callable[["State", int | None], str]
+    options: tuple[OptionSpec, ...] = ()
+    max_decisions: int = 100_000
+    doc: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults merged with ``options``; unknown names or bad values raise OptionError."""
+        given = dict(options or {})
+        specs = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise OptionError(
+                f"unknown option(s) {unknown} for {self.name}; known: {sorted(specs)}"
+            )
+        return {name: spec.check(given.get(name, spec.default)) for name, spec in specs.items()}
+
+    def check_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            raise OptionError(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, "
+                f"not {num_players}"
+            )
+
+
+class State(ABC):
+    """Base class of every game state.
+
+    Concrete states must set ``num_players``, ``seed``, ``options`` and ``viewer``
+    (``None`` for the true state, a seat number for a view) and implement the
+    abstract hooks. Seats are ``0 .. num_players-1``.
+    """
+
+    info: ClassVar[GameInfo]
+    num_players: int
+    seed: int
+    options: Mapping[str, Any]
+    viewer: int | None
+
+    # --- whose turn -----------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to decide now, or ``None`` when the game is over."""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    # --- actions --------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the current player (empty at terminal)."""
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the current player.
+
+        Raises :class:`IllegalAction` naming the rule if the rules forbid it; the
+        state is then unchanged.
+        """
+        if self.current_player is None:
+            raise GameOver(action)
+        if action not in self.legal_actions():
+            raise self.explain_illegal(action)
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`)."""
+        self._apply(action)
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Game hook: perform a legal action (and any chance it triggers)."""
+
+    def explain_illegal(self, action: Action) -> IllegalAction:
+        """Game hook: the :class:`IllegalAction` saying which rule forbids ``action``.
+
+        Only called when ``action`` is not legal. The default names no rule; games
+        override it to cite the rule.
+        """
+        return IllegalAction("legal actions", "not one of the legal actions now", action)
+
+    def parse_action(self, text: str) -> Action:
+        """Parse an action's notation (see ``info.parse_action``)."""
+        return self.info.parse_action(text)
+
+    # --- outcome ----------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score (final when terminal, running otherwise)."""
+
+    def winners(self) -> list[int]:
+        """Seats that win (several on a shared victory). Games add tie-breaks."""
+        scores = self.scores()
+        best = max(scores)
+        return [seat for seat, score in enumerate(scores) if score == best]
+
+    def returns(self) -> list[float]:
+        """Terminal utility per seat: 1 split among winners, 0 for the rest."""
+        if not self.is_terminal:
+            return [0.0] * self.num_players
+        won = self.winners()
+        return [1.0 / len(won) if seat in won else 0.0 for seat in range(self.num_players)]
+
+    # --- copies and hidden information -------------------------------------
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy (mutating one never changes the other)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> "State":
+        """What ``seat`` may know, as a redacted state (``None``: a spectator)."""
+
+    @abstractmethod
+    def determinize(self, rng: Rng) -> "State":
+        """A full state consistent with this view, hidden parts sampled from ``rng``.
+
+        Called on a view; on a true state it returns a clone with a fresh generator.
+        """
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready description of this state (of the view, for a view)."""
+
+    def reveals_information(self, action: Action) -> bool:
+        """Whether applying ``action`` involves chance or shows something hidden.
+
+        The server forbids undoing past such an action. Default: conservative True.
+        """
+        return True
+
+    def public_notation(self, action: Action, seat: int | None) -> str:
+        """How ``action`` (by the current player) is shown to ``seat`` in a log.
+
+        Games hide secret choices (e.g. a start-tile draft pick) from other seats.
+        """
+        return str(action)
+
+    def invariants(self) -> list[str]:
+        """Game hook: broken conservation laws (empty when all is well)."""
+        return []
+
+    def render(self, seat: int | None = None) -> str:
+        """A readable text picture of what ``seat`` may see."""
+        return self.info.render(self.view(seat) if self.viewer is None else self, seat)
+
+
+def new_state(info: GameInfo, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    """Create a game after checking the player count and options."""
+    info.check_players(num_players)
+    resolved = info.resolve_options(options)
+    return info.new_game(num_players=num_players, seed=seed, options=resolved)
+
+
+def random_playout(state: State, rng: Rng, max_decisions: int | None = None) -> int:
+    """Play uniformly random legal actions to the end; returns decisions made."""
+    limit = max_decisions or state.info.max_decisions
+    n = 0
+    while state.current_player is not None:
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randbelow(len(legal))])
+        n += 1
+        if n > limit:
+            raise RuntimeError(f"{state.info.name}: no end after {limit} decisions")
+    return n
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats)
