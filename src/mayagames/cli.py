@@ -118,6 +118,27 @@ def bench(
         console.print_json(data=figures.as_dict())
 
 
+# Sub-commands living with their features (simulate, serve, ...): each module
+# defines register(app) and keeps its heavy imports inside the command bodies.
+EXTENSIONS = ("mayagames.arena.cli", "mayagames.server.cli", "mayagames.rl.cli")
+
+
+def _register_extensions() -> None:
+    import importlib
+
+    for name in EXTENSIONS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue  # that feature is not part of this checkout
+            raise
+        module.register(app)
+
+
+_register_extensions()
+
+
 def main() -> None:
     app()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol
 
 from .errors import GameOver, IllegalAction, OptionError
 from .rng import Rng
@@ -237,5 +237,18 @@ def random_playout(state: State, rng: Rng, max_decisions: int | None = None) -> 
     return n
 
 
-def seats_text(seats: Sequence[int]) -> str:
-    return ", ".join(str(s) for s in seats)
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """A JSON-ready description of an action: its kind, its fields and its notation.
+
+    Works for dataclass and NamedTuple actions; clients use it to highlight the
+    board targets of each legal action.
+    """
+    from dataclasses import fields, is_dataclass
+
+    if is_dataclass(action):
+        data = {f.name: getattr(action, f.name) for f in fields(action)}
+    elif hasattr(action, "_asdict"):
+        data = dict(action._asdict())  # type: ignore[attr-defined]
+    else:
+        data = {}
+    return {"kind": type(action).__name__, **data, "text": str(action)}
