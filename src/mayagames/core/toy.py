@@ -7,7 +7,8 @@ Rules: a deck of cards 1..8 twice is shuffled; each player is dealt 2 cards
 C face up on your pile (C points) and then you draw the top card of the deck
 (hidden), or ``swap C`` puts C under the deck and draws the top card, after which
 you may ``bonus`` (+1 point, once per game) or ``end``. The game ends when every
-player has played 3 cards. Most points wins; ties share.
+player has played 3 cards or has no card left to play (with 4 players the deck
+can run out first). Most points wins; ties share.
 """
 
 from __future__ import annotations
@@ -83,9 +84,13 @@ class ToyState(State):
     # --- protocol ---------------------------------------------------------
     @property
     def current_player(self) -> int | None:
-        if all(len(p) >= PLAYS_PER_PLAYER for p in self.piles):
+        if not any(self._can_play(seat) for seat in range(self.num_players)):
             return None
         return self.turn
+
+    def _can_play(self, seat: int) -> bool:
+        """A seat still plays while it has played fewer than 3 cards and holds a card."""
+        return len(self.piles[seat]) < PLAYS_PER_PLAYER and bool(self.hands[seat])
 
     def legal_actions(self) -> list[Any]:
         if self.current_player is None:
@@ -132,7 +137,7 @@ class ToyState(State):
     def _next_player(self) -> None:
         for step in range(1, self.num_players + 1):
             seat = (self.turn + step) % self.num_players
-            if len(self.piles[seat]) < PLAYS_PER_PLAYER:
+            if self._can_play(seat):
                 self.turn = seat
                 return
 
