@@ -1,0 +1,231 @@
+"""Integer actions and observation tensors: the per-game encoding contract.
+
+A game becomes an RL environment through one module, ``mayagames.rl.encoders.<game>``,
+that defines a :class:`GameEncoding`: an :class:`ActionCodec` (a fixed integer action
+space per player count, with encode/decode between integers and the engine's
+actions) and an :class:`ObservationEncoder` (a flat ``float32`` tensor with a
+documented :class:`Layout`, built from one seat's *view* only). The environments
+in :mod:`mayagames.rl` know nothing else about a game.
+
+>>> enc = get_encoding("toy")
+>>> codec, observer = enc.codec(2), enc.observer(2)
+>>> codec.size, observer.layout.size
+(18, 44)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..core.errors import IllegalAction, OptionError
+from ..core.game import Action, State
+
+ENCODERS_PACKAGE = "mayagames.rl.encoders"
+
+
+class EncodingError(ValueError):
+    """An encoding that breaks its contract (two legal actions on one integer, a
+    value outside its documented bounds, an observation asked of a true state)."""
+
+
+# --- observation layout ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named block of the observation vector, with its bounds and meaning."""
+
+    name: str
+    size: int
+    doc: str
+    low: float = 0.0
+    high: float = 1.0
+
+
+class Layout:
+    """The documented layout of a flat observation vector: named fields in order.
+
+    >>> lay = Layout([Field("a", 2, "two things"), Field("b", 1, "one thing")])
+    >>> lay.size, lay.slice("b")
+    (3, slice(2, 3, None))
+    """
+
+    def __init__(self, fields: Sequence[Field]) -> None:
+        self.fields = tuple(fields)
+        names = [f.name for f in self.fields]
+        if len(set(names)) != len(names):
+            raise EncodingError(f"duplicate field names in layout: {names}")
+        self._slices: dict[str, slice] = {}
+        start = 0
+        for f in self.fields:
+            self._slices[f.name] = slice(start, start + f.size)
+            start += f.size
+        self.size = start
+
+    def slice(self, name: str) -> slice:
+        return self._slices[name]
+
+    def zeros(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+    def low(self) -> np.ndarray:
+        return np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
+
+    def high(self) -> np.ndarray:
+        return np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
+
+    def put(self, obs: np.ndarray, name: str, values: float | Iterable[float]) -> None:
+        """Write a field (a scalar fills the whole field)."""
+        obs[self._slices[name]] = values if np.isscalar(values) else np.asarray(list(values))
+
+    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """An observation cut into its named fields (for reading and debugging)."""
+        return {name: obs[s] for name, s in self._slices.items()}
+
+    def markdown(self) -> str:
+        """The layout as a Markdown table (used in docs/rl.md)."""
+        rows = ["| offset | size | field | range | meaning |", "|---:|---:|---|---|---|"]
+        for f in self.fields:
+            s = self._slices[f.name]
+            rows.append(f"| {s.start} | {f.size} | `{f.name}` | [{f.low:g}, {f.high:g}] | {f.doc} |")
+        return "\n".join(rows)
+
+
+# --- the two halves of an encoding ---------------------------------------------
+
+
+class ActionCodec(ABC):
+    """A fixed integer action space for one game and player count.
+
+    ``encode`` maps an action (legal in the given view) to ``0 .. size-1``;
+    ``decode`` maps an integer back to the action it stands for in that view.
+    The view is the *current player's* view: a codec may use it to give indices
+    a meaning relative to the position, and must never need more.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+
+    @property
+    @abstractmethod
+    def size(self) -> int:
+        """How many integers the action space has."""
+
+    @abstractmethod
+    def encode(self, action: Action, view: State) -> int:
+        """The integer of ``action`` in ``view``."""
+
+    @abstractmethod
+    def decode(self, index: int, view: State) -> Action:
+        """The action that ``index`` stands for in ``view`` (legal or not).
+
+        Raises :class:`IllegalAction` if ``index`` means nothing in this view.
+        """
+
+    def label(self, index: int) -> str:
+        """A short human description of an index, for documentation tables."""
+        return str(index)
+
+    def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
+        """Index -> action for the legal actions; refuses two actions on one index."""
+        table: dict[int, Action] = {}
+        for action in legal:
+            index = self.encode(action, view)
+            if not 0 <= index < self.size:
+                raise EncodingError(f"{action} encodes to {index}, outside 0..{self.size - 1}")
+            if index in table:
+                raise EncodingError(f"{table[index]} and {action} both encode to {index}")
+            table[index] = action
+        return table
+
+    def mask(self, table: Mapping[int, Action]) -> np.ndarray:
+        """The 0/1 ``int8`` mask of the indices in ``table``."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[list(table)] = 1
+        return mask
+
+    def markdown(self) -> str:
+        """The action space as a Markdown table of index ranges (used in docs/rl.md)."""
+        rows = ["| index | action |", "|---:|---|"]
+        rows += [f"| {i} | `{self.label(i)}` |" for i in range(self.size)]
+        return "\n".join(rows)
+
+
+class ObservationEncoder(ABC):
+    """A flat ``float32`` observation of one seat, built from that seat's view only."""
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+        self.layout = self.build_layout()
+
+    @abstractmethod
+    def build_layout(self) -> Layout:
+        """The layout for ``self.num_players`` seats."""
+
+    @abstractmethod
+    def fill(self, view: State, obs: np.ndarray) -> None:
+        """Write the fields of ``view`` (seen by ``view.viewer``) into ``obs``."""
+
+    def observe(self, view: State) -> np.ndarray:
+        """The observation of ``view.viewer``; a true state (no viewer) is refused."""
+        if view.viewer is None:
+            raise EncodingError("observations are built from a seat's view; got a true state "
+                                "(pass state.view(seat))")
+        obs = self.layout.zeros()
+        self.fill(view, obs)
+        return obs
+
+    def relative(self, seat: int, viewer: int) -> int:
+        """Seat numbered from the viewer: 0 is the viewer, 1 the next seat in turn order."""
+        return (seat - viewer) % self.num_players
+
+
+@dataclass(frozen=True)
+class GameEncoding:
+    """Everything the RL environments need to know about one game."""
+
+    game: str
+    codec: type[ActionCodec]
+    observer: type[ObservationEncoder]
+    score_scale: float
+    doc: str = ""
+
+
+# --- registry --------------------------------------------------------------------
+
+_ENCODINGS: dict[str, GameEncoding] = {}
+
+
+def register_encoding(encoding: GameEncoding) -> GameEncoding:
+    """Register a game's encoding by game name (done on import of its module)."""
+    _ENCODINGS[encoding.game] = encoding
+    return encoding
+
+
+def encoded_games() -> list[str]:
+    """Games that have an encoding module in :mod:`mayagames.rl.encoders`."""
+    package = importlib.import_module(ENCODERS_PACKAGE)
+    found = {m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
+    return sorted(found | set(_ENCODINGS))
+
+
+def get_encoding(game: str) -> GameEncoding:
+    """The encoding of ``game``, importing ``mayagames.rl.encoders.<game>`` if needed."""
+    key = game.strip().lower()
+    if key not in _ENCODINGS and key in encoded_games():
+        importlib.import_module(f"{ENCODERS_PACKAGE}.{key}")
+    if key not in _ENCODINGS:
+        raise OptionError(f"no RL encoding for game {game!r}; encoded games: {encoded_games()}")
+    return _ENCODINGS[key]
+
+
+def unknown_index(index: int, codec: ActionCodec) -> IllegalAction:
+    """The error for an integer that stands for no action in the current position."""
+    return IllegalAction("action mask", f"index {index} stands for no action here "
+                         f"(action space 0..{codec.size - 1})")
