@@ -19,7 +19,7 @@ import importlib
 import pkgutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -80,9 +80,9 @@ class Layout:
     def high(self) -> np.ndarray:
         return np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
 
-    def put(self, obs: np.ndarray, name: str, values: float | Iterable[float]) -> None:
+    def put(self, obs: np.ndarray, name: str, values: float | Sequence[float] | np.ndarray) -> None:
         """Write a field (a scalar fills the whole field)."""
-        obs[self._slices[name]] = values if np.isscalar(values) else np.asarray(list(values))
+        obs[self._slices[name]] = values
 
     def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """An observation cut into its named fields (for reading and debugging)."""
@@ -150,10 +150,19 @@ class ActionCodec(ABC):
         mask[list(table)] = 1
         return mask
 
+    def blocks(self) -> list[tuple[int, int, str]]:
+        """The action space as ``(first, last, meaning)`` index ranges, for documentation.
+
+        The default lists every index with its :meth:`label`; codecs with large
+        spaces override it with a few ranges.
+        """
+        return [(i, i, f"`{self.label(i)}`") for i in range(self.size)]
+
     def markdown(self) -> str:
         """The action space as a Markdown table of index ranges (used in docs/rl.md)."""
         rows = ["| index | action |", "|---:|---|"]
-        rows += [f"| {i} | `{self.label(i)}` |" for i in range(self.size)]
+        for first, last, meaning in self.blocks():
+            rows.append(f"| {first}{'' if first == last else f'..{last}'} | {meaning} |")
         return "\n".join(rows)
 
 

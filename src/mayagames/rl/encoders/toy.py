@@ -57,6 +57,12 @@ class ToyCodec(ActionCodec):
     def label(self, index: int) -> str:
         return str(self.decode(index, None))  # type: ignore[arg-type]  # context-free codec
 
+    def blocks(self) -> list[tuple[int, int, str]]:
+        return [(PLAY0, SWAP0 - 1, "`play c` with c = index + 1"),
+                (SWAP0, BONUS - 1, "`swap c` with c = index - 7"),
+                (BONUS, BONUS, "`bonus` (after a swap, once per game)"),
+                (END, END, "`end` (after a swap)")]
+
 
 class ToyObserver(ObservationEncoder):
     def build_layout(self) -> Layout:
@@ -83,11 +89,11 @@ class ToyObserver(ObservationEncoder):
         lay.put(obs, "hand", counts(view.hands[me]) / COPIES)
         lay.put(obs, "unseen", counts(view.unseen_cards()) / COPIES)
         lay.put(obs, "piles", np.concatenate([counts(view.piles[s]) for s in seats]) / COPIES)
-        lay.put(obs, "pile_size", (len(view.piles[s]) / PLAYS_PER_PLAYER for s in seats))
-        lay.put(obs, "hand_size", (len(view.hands[s]) / HAND_SIZE for s in seats))
+        lay.put(obs, "pile_size", [len(view.piles[s]) / PLAYS_PER_PLAYER for s in seats])
+        lay.put(obs, "hand_size", [len(view.hands[s]) / HAND_SIZE for s in seats])
         scores = view.scores()
-        lay.put(obs, "scores", (scores[s] / MAX_SCORE for s in seats))
-        lay.put(obs, "bonus_used", (float(view.bonus_used[s]) for s in seats))
+        lay.put(obs, "scores", [scores[s] / MAX_SCORE for s in seats])
+        lay.put(obs, "bonus_used", [float(view.bonus_used[s]) for s in seats])
         if view.current_player is not None:
             obs[lay.slice("to_move").start + self.relative(view.current_player, me)] = 1.0
         lay.put(obs, "deck_size", len(view.deck) / DECK_SIZE)
