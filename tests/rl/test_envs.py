@@ -111,6 +111,8 @@ def test_unknown_reward_render_mode_and_illegal_mode_are_clear_errors():
         env("toy", render_mode="rgb_array")
     with pytest.raises(OptionError, match="illegal_action"):
         env("toy", illegal_action="ignore")
+    with pytest.raises(OptionError, match="render_seat"):
+        env("toy", num_players=2, render_seat=2)
     with pytest.raises(OptionError, match="2-4 players"):
         env("toy", num_players=5)
     with pytest.raises(OptionError, match="unknown option"):
@@ -261,6 +263,7 @@ def test_gym_plays_full_games_against_random(game, players):
         final = verify(environment.record())
         assert reward == pytest.approx(zero_sum(final, environment.encoding.score_scale)[info["seat"]])
         assert info["winners"] == final.winners() and not obs["action_mask"].any()
+        assert set(info) == {"seat", "scores", "winners"}  # never the seed (it fixes the deck)
     assert len(seats) > 1  # "random" seats vary with the seed
 
 

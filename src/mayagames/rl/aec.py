@@ -75,6 +75,7 @@ class MayaAECEnv(AECEnv):
         self.reward_name = reward
         check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        check_choice("render_seat", render_seat, (None, *range(num_players)))
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode, self.render_seat = render_mode, render_seat
         self.max_decisions = max_decisions or self.info.max_decisions

@@ -9,7 +9,7 @@
 ...     if terminated or truncated:
 ...         break
 >>> sorted(info)
-['game_seed', 'scores', 'seat', 'winners']
+['scores', 'seat', 'winners']
 
 The learner observes the same dict as in the AEC environment (``observation``
 from its own view, ``action_mask``); ``action_masks()`` returns the mask for
@@ -163,7 +163,9 @@ class MayaGymEnv(gymnasium.Env):
         return {"observation": episode.observation(self.seat), "action_mask": self.action_masks()}
 
     def _info(self) -> dict[str, Any]:
-        return {"seat": self.seat, "game_seed": self.game_seed}
+        # Not the game's seed: it fixes every shuffle, so a policy reading it could
+        # reconstruct hidden cards. It stays on the env (``game_seed``, ``record()``).
+        return {"seat": self.seat}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal indices (all zeros when the episode is over)."""
