@@ -91,6 +91,8 @@ def gear_line(s: Any, g: int) -> str:
 def header(s: Any) -> list[str]:
     nxt = s.next_food_day()
     kind = f" ({FOOD_KIND[s.food_done]} of age)" if nxt else ""
+    if nxt and nxt <= s.day:
+        kind += ": this round"
     sps = "empty" if s.sps == EMPTY else seat_tag(s.sps)
     return [
         f"[bold]Tzolk'in[/] day {s.day} of 27, age {s.age}; next Food Day: "
