@@ -139,3 +139,36 @@ def test_reveals_information():
     assert s.reveals_information(s.legal_actions()[0])
     draft(s)
     assert not s.reveals_information(s.parse_action("place tikal"))
+
+
+def test_to_dict_layout_is_complete_and_json_ready():
+    from mayagames.core.conformance import play_random_game
+    state, _ = play_random_game("tzolkin", 3, seed=21)
+    d = json.loads(json.dumps(state.to_dict()))
+    assert set(d) == {"format", "game", "viewer", "num_players", "options", "phase", "current_player",
+                      "decision", "calendar", "starting_player", "turn_index", "starting_player_space",
+                      "gears", "skull_slots", "skulls_supply", "jungle", "burned_wood_tiles", "temples",
+                      "buildings", "monuments", "start_tiles", "dummies", "players",
+                      "last_food_day_unfed", "market", "scores", "final", "winners"}
+    assert d["format"] == "tzolkin-state/1" and d["phase"] == "over"
+    assert [g["name"] for g in d["gears"]] == list(GEARS)
+    assert [len(g["spaces"]) for g in d["gears"]] == [8, 8, 8, 8, 11]
+    assert set(d["players"][0]) == {"seat", "corn", "wood", "stone", "gold", "skulls", "vp", "workers",
+                                    "techs", "temples", "board", "harvest_tiles", "farms", "buildings",
+                                    "monuments", "start_tiles"}
+    assert d["final"][0]["total"] == d["scores"][0]
+    s = new_game("tzolkin", 2, seed=1)
+    assert s.to_dict()["decision"] == {"kind": "draft"}
+
+
+def test_seat_features():
+    from mayagames.core import get_game
+    s = new_game("tzolkin", 3, seed=4)
+    features = get_game("tzolkin").extra["seat_features"]
+    assert features(s)[1] == {"seat": "1", "starting_player": "false", "tile_a": "?", "tile_b": "?",
+                              "tiles": "?+?"}
+    draft(s)
+    f = features(s)
+    assert f[0]["starting_player"] == "true" and f[2]["tiles"] == "+".join(sorted(
+        DATA.tiles[t].id for t in s.kept[2]))
+    assert features(s.view(1)) == f
