@@ -5,7 +5,7 @@ Expected values are written from the rules tables, not read from the data files.
 
 import pytest
 
-from mayagames.tzolkin.positions import (blank, goods, legal, play, put_worker, set_day,
+from mayagames.tzolkin.positions import (blank, legal, play, put_worker, set_day,
                                          set_goods, set_row, set_tech, set_temple, set_workers)
 
 START = {"wood": 5, "stone": 5, "gold": 5}

@@ -19,7 +19,7 @@ from .components import (ARCHITECTURE, AGRICULTURE, BUILDING_INDEX, CHICHEN, DAT
 from .effects import (advance_tech, blocks, can_anger, can_step_up, gain_building, gain_corn,
                       gain_skulls, gain_tile, gain_workers, step_up)
 from .layout import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BUILD_CORN, BUILD_VP, CHICHEN_AHEAD,
-                     CORN, CTILES, DRAFT, DUMMY, EMPTY, EXTRACT_BONUS, FISHING_BONUS, FOOD_DAYS,
+                     CORN, CTILES, DUMMY, EMPTY, EXTRACT_BONUS, FISHING_BONUS, FOOD_DAYS,
                      HARVEST_BONUS, INSTANCE_TYPE, IRRIGATION, K_ANGER, K_BUILD, K_CHOOSE,
                      K_DRAFT, K_GAIN, K_HARVEST, K_MARKET, K_MIRROR, K_OFFER, K_PAY, K_PICKING,
                      K_PLACING, K_SPEED, K_TECH, K_TEMPLE, K_TURN, K_TWO, LAST_NORMAL, LIGHT,

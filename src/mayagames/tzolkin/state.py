@@ -14,12 +14,11 @@ from ..core.game import GameInfo, State
 from ..core.rng import Rng
 from . import rules
 from .actions import Keep
-from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
-from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS,
-                     FRAME_NAMES, GOLD, HIDDEN, HOLES, INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD,
-                     K_CHOOSE, K_DRAFT, K_HARVEST, K_MARKET, K_PAY, K_PLACING, K_TECH, K_TURN,
-                     LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, SPACES, STONE, TECH,
-                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
+from .components import DATA, GEARS, RESOURCES
+from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, GOLD, HIDDEN, HOLES,
+                     INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE, K_DRAFT, K_HARVEST, K_MARKET,
+                     K_PAY, K_PLACING, K_TECH, K_TURN, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY,
+                     SKULL, STONE, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
 from .scoring import check_top_unique, final_breakdown
 
 
