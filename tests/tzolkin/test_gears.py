@@ -120,7 +120,7 @@ def test_yaxchilan_resources_and_extraction(space, ext, expect):
     assert got == expect
 
 
-@pytest.mark.parametrize("theology, supply, skulls", [(0, 13, 1), (3, 13, 2), (3, 1, 1), (0, 0, 0)])
+@pytest.mark.parametrize("theology, supply, skulls", [(0, 13, 1), (3, 13, 2), (3, 1, 1)])
 def test_yaxchilan_skull_limited_by_supply_with_theology_3(theology, supply, skulls):
     s = picked("yaxchilan", 4)
     set_tech(s, 0, "theology", theology)
@@ -303,9 +303,17 @@ def test_market_both_ways_one_unit_at_a_time():
 
 
 def test_skulls_cannot_be_traded():
-    s = picked("uxmal", 2, corn=0, skulls=2)
+    s = picked("uxmal", 2, corn=1, skulls=2)
+    assert "do uxmal 2" not in legal(s)     # nothing to exchange: the market is not offered
+    s = picked("uxmal", 2, corn=2, skulls=2)
     play(s, "do uxmal 2")
-    assert legal(s) == ["end"]              # nothing to trade: the market closes by itself
+    assert legal(s) == ["buy wood", "stop"]
+
+
+def test_yaxchilan_4_not_offered_without_skulls_in_the_supply():
+    s = picked("yaxchilan", 4, corn=5)
+    set_goods(s, 1, skulls=13)
+    assert "do yaxchilan 4" not in legal(s) and "do yaxchilan 3" in legal(s)
 
 
 def test_uxmal_3_gains_a_worker_up_to_six():
@@ -346,7 +354,8 @@ def test_uxmal_5_mirror_pays_one_corn_any_action_of_four_gears():
     s = picked("uxmal", 5, corn=1)
     play(s, "do uxmal 5")
     acts = legal(s)
-    assert "do palenque 1" in acts and "do yaxchilan 4" in acts and "do uxmal 2" in acts
+    assert "do palenque 1" in acts and "do yaxchilan 4" in acts and "do uxmal 3" in acts
+    assert "do uxmal 2" not in acts        # nothing to exchange with 0 corn left
     assert not any("chichen" in a for a in acts) and "do uxmal 5" not in acts
     assert "do uxmal 1" not in acts        # 3 corn needed after paying 1
     play(s, "do yaxchilan 4")

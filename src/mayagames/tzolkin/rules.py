@@ -234,7 +234,7 @@ def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool
             return True
         return k > 2 and s.jwood[k] > 0
     if g == YAXCHILAN:
-        return True
+        return k != 4 or s.skulls > 0          # no skull left: the action gives nothing
     if g == TIKAL:
         if k in (1, 3):
             return can_afford_tech(P)
@@ -246,6 +246,8 @@ def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool
     if g == UXMAL:
         if k == 1:
             return corn >= UXMAL_TEMPLE_CORN
+        if k == 2:   # the market needs something to exchange
+            return corn >= min(MARKET) or blocks(P) > 0
         if k == 3:
             return P[WORKERS] < DATA.max_workers
         if k == 4:
