@@ -441,3 +441,17 @@ def test_give_building_helper_keeps_invariants():
     s = blank(2)
     give_building(s, 0, "a1-f1")
     assert s.invariants() == []
+
+
+def test_monument_through_the_mirror_and_free_choice():
+    s = picked("uxmal", 5, corn=1, wood=2, stone=2, gold=2)
+    set_row(s, ["a1-f2", "a1-f2", "a1-t2", "a1-g1", "a1-f1", "a1-f1"])
+    set_monument_row(s, ["m05", "m01", "m02", "m03"])
+    play(s, "do uxmal 5", "do tikal 4")
+    assert "build m05" in legal(s)
+    play(s, "build m05")
+    assert s.monuments[0] == [4] and goods(s, 0)["corn"] == 0
+    s = picked("tikal", 7, wood=2, stone=2, gold=2)
+    set_monument_row(s, ["m05", "m01", "m02", "m03"])
+    play(s, "do tikal 4", "build m05")
+    assert s.monuments[0] == [4]
