@@ -75,52 +75,64 @@ def _positions(s: TikalState) -> dict[int, tuple[int, int]]:
     return {h: ((c - min_c) * CELL + ((r & 1) * HALF), r - min_r) for h, (c, r) in cols.items()}
 
 
-def _edge_mark(s: TikalState, h: int, side: int) -> str:
+# where each side's mark goes, relative to the hex's top-left: (dy, dx, wall character)
+SIDE_MARKS = {0: (-1, 9, "\\"), 1: (1, CELL, "|"), 2: (3, 9, "/"), 3: (3, 3, "\\"), 4: (1, 0, "|"),
+              5: (-1, 3, "/")}
+
+
+def _edge_mark(s: TikalState, h: int, side: int) -> tuple[str, str]:
+    """The AP to cross (a digit), or a wall where there is no passage or no neighbour."""
     e = s.C.board.edge[h * 6 + side]
-    if e < 0:
-        return ""
-    c = s.cost[e]
-    return str(c) if c else "-"
+    c = s.cost[e] if e >= 0 else 0
+    return (str(c), "bold") if c else (SIDE_MARKS[side][2], "dim")
 
 
 def draw_board(s: TikalState) -> str:
     pos = _positions(s)
     width = max(x for x, _ in pos.values()) + CELL + 2
-    height = (max(r for _, r in pos.values()) + 1) * 4
+    height = (max(r for _, r in pos.values()) + 1) * 4 + 1
     cv = Canvas(width, height)
     for h, (x, row) in pos.items():
-        y = row * 4
+        y = row * 4 + 1
         _draw_hex(s, cv, h, x, y)
-        for side, dx in ((4, 0), (1, CELL)):  # w and e edges on the middle line
-            mark = _edge_mark(s, h, side)
-            if mark:
-                cv.put(x + dx, y + 1, mark, "bold" if mark != "-" else "dim")
-        for side, dx in ((3, 3), (2, 9)):  # sw and se edges on the line below
-            mark = _edge_mark(s, h, side)
-            if mark:
-                cv.put(x + dx * CELL // 12, y + 3, mark, "bold" if mark != "-" else "dim")
+        for side, (dy, dx, wall) in SIDE_MARKS.items():
+            mark, style = _edge_mark(s, h, side)
+            cv.put(x + dx, y + dy, mark, style)
+            if wall == "|":  # vertical sides: a wall on all three lines, or an opening
+                for extra in (0, 2):
+                    cv.put(x + dx, y + extra, "|" if mark == "|" else " ", "dim")
     return cv.markup()
+
+
+def ems_text(s: TikalState, seat: int, h: int) -> str:
+    """``r2``: 2 red Explorers; ``R2``: a red Leader and 2 Explorers; ``RR``: two Leaders."""
+    i = seat * s.H + h
+    e, ld = s.explorers[i], s.leaders[i]
+    if not (e or ld):
+        return ""
+    letter = COLOURS[seat][0]
+    return (letter.upper() * ld if ld else letter) + (str(e) if e else "")
 
 
 def _draw_hex(s: TikalState, cv: Canvas, h: int, x: int, y: int) -> None:
     k = s.kind[h]
-    cv.put(x + 1, y, s.hex_name(h), "dim")
-    cv.put(x + 1 + len(s.hex_name(h)) + 1, y, terrain_label(s, h), KIND_STYLE[k])
-    col = x + 1
-    for seat in range(s.num_players):
-        i = seat * s.H + h
-        e, ld = s.explorers[i], s.leaders[i]
-        if e or ld:
-            text = COLOURS[seat][0] + (str(e) if e else "") + ("L" * ld)
-            cv.put(col, y + 1, text, STYLE[seat])
-            col += len(text) + 1
+    name = s.hex_name(h)
+    cv.put(x + 2, y, name, "dim")
+    cv.put(x + 3 + len(name), y, terrain_label(s, h), KIND_STYLE[k])
+    parts = [(ems_text(s, seat, h), STYLE[seat]) for seat in range(s.num_players)]
+    parts = [(text, style) for text, style in parts if text]
+    gap = 1 if sum(len(t) + 1 for t, _ in parts) <= CELL - 1 else 0
+    col = x + 2
+    for text, style in parts:
+        cv.put(col, y + 1, text, style)
+        col += len(text) + gap
     camp = s.camp[h]
     if camp == COMMON:
-        cv.put(x + 1, y + 2, "common", "bold white")
+        cv.put(x + 2, y + 2, "common", "bold white")
     elif camp >= 0:
-        cv.put(x + 1, y + 2, f"camp {COLOURS[camp][0]}", STYLE[camp])
+        cv.put(x + 2, y + 2, f"camp {COLOURS[camp][0]}", STYLE[camp])
     elif k == TEMPLE and s.guardian[h] >= 0:
-        cv.put(x + 1, y + 2, f"guard {COLOURS[s.guardian[h]][0]}", STYLE[s.guardian[h]])
+        cv.put(x + 2, y + 2, f"guard {COLOURS[s.guardian[h]][0]}", STYLE[s.guardian[h]])
 
 
 def tile_text(s: TikalState, t: int) -> str:
@@ -204,8 +216,8 @@ def render(state: Any, seat: int | None) -> str:
     nxt = " ".join(COLOURS[x] if x >= 0 else "_" for x in s.next_order)
     lines = [head, draw_board(s),
              "[dim]T5 temple level 5 (Gr: red Guardian), R3:2 ruins of 3 masks with 2 treasures, V volcano, "
-             "L lake, C clearing, BC base camp, ~ jungle, :: dotted jungle; r2L = red 2 explorers + leader; "
-             "digits on edges = AP to cross, - = no passage[/dim]",
+             "L lake, C clearing, BC base camp, ~ jungle, :: dotted jungle; r2 = 2 red explorers, "
+             "R2 = red leader + 2 explorers; a digit on an edge = AP to cross it, a wall = no passage[/dim]",
              f"turn order: {order} | next round: {nxt}"]
     for p in range(s.num_players):
         lines += _player_lines(s, p)

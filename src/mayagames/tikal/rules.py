@@ -272,8 +272,8 @@ def free_hexes(s: TikalState, dotted: bool) -> list[int]:
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
     """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
-    s.camp_tiles[seat].remove(t)
     if not free_hexes(s, dotted=False):
+        s.camp_tiles[seat].remove(t)
         s.tiles_out.append(t)
         end_turn(s)
         return
@@ -800,6 +800,8 @@ def tile_apply(s: TikalState, f: Frame, a: object) -> None:
     place_tile(s, f.a, f.b, a.turns)
     if f.ctx == "card":
         s.symbol_supply.remove(f.a)
+    else:
+        s.camp_tiles[f.seat].remove(f.a)
     if f.ctx == "campsite" and s.kind[f.b] == VOLCANO:
         s.stack.pop()  # rule 7: a Volcano from a campsite triggers an In-Game Scoring
         start_volcano_scoring(s, f.seat)
