@@ -365,8 +365,8 @@ def _parse_rest(text: str, w: list[str]) -> TikalAction:
         return make(Keep if head == "keep" else Discard, w[1])
     if head in ("play", "use") and n in (2, 3):
         cls = Play if head == "play" else Use
-        if n == 3 and w[1] != "kept":
-            raise _bad(text)
+        if (n == 3 and w[1] != "kept") or w[-1] == "kept":
+            raise _bad(text, "name the card: 'play CARD' or 'play kept CARD'")
         return make(cls, w[-1], n == 3)
     if head == "place" and n == 2:
         return make(PlaceTile, w[1].upper())
