@@ -78,6 +78,7 @@ class TerminalGame:
     def play(self) -> State:
         """Run until the game ends or a human quits; returns the state."""
         last_human: int | None = None
+        others_moved = False  # redraw the board for a human after other seats moved
         try:
             while not self.state.is_terminal:
                 seat = self.state.current_player
@@ -87,10 +88,12 @@ class TerminalGame:
                     action = self.agents[seat].act(self.state.view(seat), legal)
                     shown = self.state.public_notation(action, last_human)
                     self.say(f"[dim]{self.seat_label(seat)}:[/dim] {escape(shown)}")
+                    others_moved = True
                 else:
-                    if last_human != seat:
+                    if last_human != seat or others_moved:
                         self.say(self.state.render(seat))
                     last_human = seat
+                    others_moved = False
                     action = self.human_turn(seat)
                 self.state.apply(action)
                 self.record.moves.append(str(action))
@@ -106,7 +109,9 @@ class TerminalGame:
 
     def human_turn(self, seat: int) -> Action:
         legal = self.state.legal_actions()
-        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]")
+        question = self.state.info.extra.get("prompt")  # optional: (state) -> what is asked now
+        asked = f": {escape(question(self.state))}" if question else ""
+        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]{asked}")
         self.say(escape(format_moves(legal)))
         while True:
             text = self.ask("> ").strip()

@@ -22,6 +22,7 @@ from ..core.registry import register
 from .actions import parse_action
 from .data import DataError, default_components, load_components
 from .render import render
+from .serialize import question
 from .setup_game import new_tikal_game
 from .state import PHASE_NAMES, TikalState
 
@@ -68,7 +69,7 @@ INFO = register(GameInfo(
     new_game=_new_game, parse_action=parse_action, render=render, options=OPTIONS,
     max_decisions=20_000,
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
-    extra={"seat_features": seat_features},
+    extra={"seat_features": seat_features, "prompt": question},
 ))
 TikalState.info = INFO
 

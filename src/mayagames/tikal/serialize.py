@@ -46,10 +46,30 @@ def prompt(f: Frame) -> str:
     return PROMPTS.get((f.kind, f.step)) or PROMPTS.get((f.kind, ""), f.kind)
 
 
+def question(s: TikalState) -> str:
+    """What the current player is asked now, in words (shown above the list of moves)."""
+    if s.stack:
+        f = s.stack[-1]
+        text = prompt(f)
+        if f.kind == "ap":
+            label = {"token": "AP token", "alone": "permanent card", "volcano": "volcano scoring",
+                     "final": "final scoring", "moves": "card moves-5", "scout": "Scout"}.get(f.ctx, f.ctx)
+            text += f" ({f.points} AP left, {label})"
+        return text
+    if s.phase == 0:
+        return "Round Management: take one item for your campsite"
+    if s.phase == 1:
+        return ("your turn: one action (keep or play a card, activate your AP token, place a tile) or pass; "
+                "'use' of a permanent card and 'power' are free")
+    return ""
+
+
 def describe_frame(s: TikalState, f: Frame) -> dict[str, Any]:
     """An open sub-decision, with its values by name."""
     d: dict[str, Any] = {"kind": f.kind, "seat": f.seat, "step": f.step, "context": f.ctx,
                          "prompt": prompt(f)}
+    if f is s.stack[-1]:
+        d["question"] = question(s)
     name = s.hex_name
     if f.kind == "ap":
         d["points"] = f.points
