@@ -12,8 +12,9 @@ from typing import Callable
 
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import camp_playable
-from .rules import (EXPLORER, LEADER, FRAME_RULES, distinct_names, finish, first_card, push, trade_takes)
-from .scoring import TREASURE_SET_VALUE, controlled_temple_levels, majority_hexes
+from .rules import (EXPLORER, LEADER, FRAME_RULES, deploy_figure, distinct_names, finish, first_card, move_figure,
+                    own_hexes, push, trade_takes)
+from . import scoring as _scoring
 from .state import JUNGLE, LAKE, VOLCANO, Frame, TikalState
 
 Usable = Callable[[TikalState, int], bool]
@@ -38,18 +39,18 @@ def _leader_hexes(s: TikalState, seat: int) -> list[int]:
 def volcanologist(s: TikalState, seat: int) -> None:
     """2 PP per Volcano tile where you have the majority, at most 8."""
     p = _params(s, "volcanologist")
-    s.pp[seat] += min(p["max"], p["per"] * len(majority_hexes(s, seat, VOLCANO)))
+    s.pp[seat] += min(p["max"], p["per"] * len(_scoring.majority_hexes(s, seat, VOLCANO)))
 
 
 def adventurer(s: TikalState, seat: int) -> None:
     """3 PP per Jungle hex where you have the majority, at most 9."""
     p = _params(s, "adventurer")
-    s.pp[seat] += min(p["max"], p["per"] * len(majority_hexes(s, seat, JUNGLE)))
+    s.pp[seat] += min(p["max"], p["per"] * len(_scoring.majority_hexes(s, seat, JUNGLE)))
 
 
 def builder(s: TikalState, seat: int) -> None:
     """PP equal to the lowest temple where you have the majority (option: or a Guardian)."""
-    levels = controlled_temple_levels(s, seat, guardians=bool(s.options.get("builder_counts_guardian")))
+    levels = _scoring.controlled_temple_levels(s, seat, guardians=bool(s.options.get("builder_counts_guardian")))
     s.pp[seat] += min(levels) if levels else 0
 
 
@@ -57,7 +58,7 @@ def collector(s: TikalState, seat: int) -> None:
     """PP equal to your least valuable treasure set (its value 1/3/6/10/15), 0 with none."""
     T = len(s.C.treasure_types)
     held = [n for n in s.museum[seat * T:(seat + 1) * T] if n > 0]
-    s.pp[seat] += min(TREASURE_SET_VALUE(s, n) for n in held) if held else 0
+    s.pp[seat] += min(_scoring.TREASURE_SET_VALUE(s, n) for n in held) if held else 0
 
 
 # --- movement powers ------------------------------------------------------------------------
@@ -91,7 +92,6 @@ def tracker_legal(s: TikalState, f: Frame) -> list:
 
 def tracker_apply(s: TikalState, f: Frame, a: object) -> None:
     if isinstance(a, Move):
-        from .rules import move_figure
         move_figure(s, f.seat, EXPLORER, s.hex_index(a.from_hex), s.hex_index(a.to_hex))
         f.left -= 1
         if f.left > 0 and tracker_moves(s, f.seat):
@@ -134,7 +134,6 @@ def relocate_legal(s: TikalState, f: Frame) -> list:
 
 
 def relocate_apply(s: TikalState, f: Frame, a: object) -> None:
-    from .rules import move_figure
     assert isinstance(a, At)
     h = s.hex_index(a.hex)
     if f.step == "from":
@@ -154,7 +153,6 @@ def scout(s: TikalState, seat: int) -> None:
 
 
 def scout_usable(s: TikalState, seat: int) -> bool:
-    from .rules import own_hexes
     return bool(s.avail_explorers[seat] or s.avail_leaders[seat] or own_hexes(s, seat))
 
 
@@ -186,7 +184,6 @@ def fisher_legal(s: TikalState, f: Frame) -> list:
 
 
 def fisher_apply(s: TikalState, f: Frame, a: object) -> None:
-    from .rules import deploy_figure, move_figure
     if f.step == "from":
         f.a = -1 if isinstance(a, Choose) else s.hex_index(a.hex)  # type: ignore[union-attr]
         f.step = "to"

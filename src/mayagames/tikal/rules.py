@@ -10,7 +10,7 @@ effects live in ``cards.py``, director powers in ``powers.py``; both use the fra
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..core.errors import IllegalAction
 from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Choose, Clear, Deploy,
@@ -163,9 +163,7 @@ def can_pass(s: TikalState, seat: int) -> bool:
 
 
 def turn_legal(s: TikalState) -> list:
-    from .cards import card_playable
-    from .powers import power_usable
-
+    card_playable, power_usable = _cards.card_playable, _powers.power_usable
     seat = s.turn
     C = s.C
     acts: list = []
@@ -215,9 +213,8 @@ def turn_apply(s: TikalState, a: object) -> None:
     elif isinstance(a, PlaceTile):
         place_from_campsite(s, seat, s.C.tile_index[a.tile])
     elif isinstance(a, Power):
-        from .powers import use_power
         s.power_used[seat] = a.power
-        use_power(s, seat, a.power)
+        _powers.use_power(s, seat, a.power)
     elif a is PASS or isinstance(a, Pass):
         pass_turn(s, seat)
 
@@ -239,12 +236,11 @@ def kept_spaces(s: TikalState) -> int:
 
 def play_card(s: TikalState, seat: int, name: str, kept: bool) -> None:
     """Rule 5.2: play a non-permanent card, discard it and apply its effect."""
-    from .cards import start_card
     side = s.left[seat] if kept else s.right[seat]
     c = first_card(s, side, name)
     side.remove(c)
     s.discard.append(c)
-    if not start_card(s, seat, s.C.cards[c]):
+    if not _cards.start_card(s, seat, s.C.cards[c]):
         end_turn(s)
 
 
@@ -391,8 +387,7 @@ def next_scoring_turn(s: TikalState) -> None:
 
 
 def score_now(s: TikalState, seat: int) -> None:
-    from .scoring import score_breakdown
-    part = score_breakdown(s, seat)
+    part = _scoring.score_breakdown(s, seat)
     s.pp[seat] += part["total"]
     s.last_scoring.append({"round": s.round, "kind": s.scoring_kind, "seat": seat, **part})
 
@@ -428,35 +423,69 @@ def own_hexes(s: TikalState, seat: int) -> list[int]:
     return [h for h in range(s.H) if ex[base + h] or ld[base + h]]
 
 
+class ActionTables:
+    """The interned actions of one board, indexed by hex (or hex*6+side): legal-action lists
+    are built by indexing, without creating objects."""
+
+    def __init__(self, C: Any) -> None:
+        B = C.board
+        names = [h.name for h in B.hexes]
+        self.names = names
+
+        def per_side(fig: str) -> list:
+            return [make(Move, fig, names[i // 6], names[B.neighbour[i]]) if B.neighbour[i] >= 0 else None
+                    for i in range(6 * B.size)]
+
+        self.move_explorer, self.move_leader = per_side(EXPLORER), per_side(LEADER)
+        self.deploy_explorer = [make(Deploy, EXPLORER, n) for n in names]
+        self.deploy_leader = [make(Deploy, LEADER, n) for n in names]
+        self.clear = [make(Clear, n) for n in names]
+        self.unearth = [make(Unearth, n) for n in names]
+        self.guardian_explorer = [make(Guardian, n, EXPLORER) for n in names]
+        self.guardian_leader = [make(Guardian, n, LEADER) for n in names]
+        self.at = [make(At, n) for n in names]
+
+
+_TABLES: dict[int, tuple[Any, ActionTables]] = {}
+
+
+def tables(C: Any) -> ActionTables:
+    """The action tables of a component set (built once; the entry keeps ``C`` alive)."""
+    entry = _TABLES.get(id(C))
+    if entry is None or entry[0] is not C:
+        entry = _TABLES[id(C)] = (C, ActionTables(C))
+    return entry[1]
+
+
 def deploy_actions(s: TikalState, seat: int, acts: list) -> None:
-    names = s.C.board.hexes
-    for fig, supply in ((EXPLORER, s.avail_explorers), (LEADER, s.avail_leaders)):
-        if supply[seat]:
-            for h in camp_hexes(s, seat):
-                acts.append(make(Deploy, fig, names[h].name))
+    T = tables(s.C)
+    if s.avail_explorers[seat]:
+        acts.append(T.deploy_explorer[s.common_camp])
+        acts.extend(T.deploy_explorer[h] for h in s.camps[seat])
+    if s.avail_leaders[seat]:
+        acts.append(T.deploy_leader[s.common_camp])
+        acts.extend(T.deploy_leader[h] for h in s.camps[seat])
 
 
 def move_actions(s: TikalState, seat: int, points: int, acts: list) -> None:
     """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5)."""
-    B = s.C.board
-    hexes, nbr, edge, cost = B.hexes, B.neighbour, B.edge, s.cost
+    T = tables(s.C)
+    edge, cost = s.C.board.edge, s.cost
+    move_e, move_l = T.move_explorer, T.move_leader
     per = s.C.ap_costs["move_per_stone"]
-    base, ex, ld = seat * s.H, s.explorers, s.leaders
-    for h in range(s.H):
-        ne, nl = ex[base + h], ld[base + h]
+    base, H = seat * s.H, s.H
+    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
+    for h in range(H):
+        ne, nl = ex[h], ld[h]
         if not (ne or nl):
             continue
-        here = hexes[h].name
         for i in range(h * 6, h * 6 + 6):
             e = edge[i]
-            if e >= 0:
-                c = cost[e] * per
-                if 1 <= c <= points:
-                    to = hexes[nbr[i]].name
-                    if ne:
-                        acts.append(make(Move, EXPLORER, here, to))
-                    if nl:
-                        acts.append(make(Move, LEADER, here, to))
+            if e >= 0 and 1 <= cost[e] * per <= points:
+                if ne:
+                    acts.append(move_e[i])
+                if nl:
+                    acts.append(move_l[i])
 
 
 def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
@@ -542,7 +571,6 @@ def ap_legal(s: TikalState, f: Frame) -> list:
         transfer_actions(s, seat, acts)
     if not general:
         return acts
-    names = s.C.board.hexes
     if p >= cost["base_camp"]:
         camp_actions(s, seat, acts)
     if p >= cost["trail_stone"]:
@@ -551,20 +579,26 @@ def ap_legal(s: TikalState, f: Frame) -> list:
         acts.append(make(Recruit, EXPLORER))
     if p >= cost["recruit_leader"] and s.unavail_leaders[seat]:
         acts.append(make(Recruit, LEADER))
-    kinds = s.kind
-    for h in range(s.H):
+    T = tables(s.C)
+    kinds, H = s.kind, s.H
+    base = seat * H
+    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
+    can_clear, can_guard, can_dig = p >= cost["clear_floor"], p >= cost["guardian"], p >= cost["unearth"]
+    for h in range(H):
+        figures = ex[h] + ld[h]
+        if not figures:
+            continue  # every temple and ruin action needs one of your EMs there
         k = kinds[h]
         if k == TEMPLE:
-            if p >= cost["clear_floor"] and clear_ok(s, seat, h, f.counts.get(h, 0)):
-                acts.append(make(Clear, names[h].name))
-            if p >= cost["guardian"] and guardian_ok(s, seat, h):
-                i = seat * s.H + h
-                if s.explorers[i]:
-                    acts.append(make(Guardian, names[h].name, EXPLORER))
-                if s.leaders[i]:
-                    acts.append(make(Guardian, names[h].name, LEADER))
-        elif k == RUINS and p >= cost["unearth"] and unearth_ok(s, seat, h, f.counts.get(h, 0)):
-            acts.append(make(Unearth, names[h].name))
+            if can_clear and clear_ok(s, seat, h, f.counts.get(h, 0)):
+                acts.append(T.clear[h])
+            if can_guard and guardian_ok(s, seat, h):
+                if ex[h]:
+                    acts.append(T.guardian_explorer[h])
+                if ld[h]:
+                    acts.append(T.guardian_leader[h])
+        elif k == RUINS and can_dig and unearth_ok(s, seat, h, f.counts.get(h, 0)):
+            acts.append(T.unearth[h])
     if p >= cost["trade"] and trade_takes(s, seat):
         acts.append(TRADE)
     if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9)
@@ -865,8 +899,7 @@ FRAME_RULES["trade"] = (trade_legal, trade_apply)
 
 # ============================================================================ explanations
 def explain_illegal(s: TikalState, a: object) -> IllegalAction:
-    from .explain import explain
-    return explain(s, a)
+    return _explain.explain(s, a)
 
 
 def reveals_information(s: TikalState, a: object) -> bool:
@@ -880,3 +913,9 @@ def clearing_targets(s: TikalState) -> list[int]:
 
 
 __all__ = ["legal_actions", "apply_action", "FRAME_RULES", "BASE_CAMP", "COMMON", "Choose", "TakeCard"]
+
+# Card effects and director powers register their frames here; imported last (they import this module).
+from . import cards as _cards  # noqa: E402
+from . import explain as _explain  # noqa: E402
+from . import powers as _powers  # noqa: E402
+from . import scoring as _scoring  # noqa: E402

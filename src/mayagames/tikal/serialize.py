@@ -11,6 +11,7 @@ from typing import Any
 
 from .actions import COLOURS
 from .data import SIDES
+from . import scoring as _scoring
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, Frame, TikalState
 
 FIGURE_NAMES = ("explorer", "leader")
@@ -138,7 +139,6 @@ def _campsite_cards(s: TikalState, cards: list[int]) -> list[dict[str, Any]]:
 
 
 def _player(s: TikalState, seat: int) -> dict[str, Any]:
-    from .scoring import score_breakdown
     T = len(s.C.treasure_types)
     director = s.C.directors[s.director[seat]]
     space = s.next_order.index(seat) + 1 if seat in s.next_order else None
@@ -157,7 +157,7 @@ def _player(s: TikalState, seat: int) -> dict[str, Any]:
         "director": {"tile": director.id, "name": director.name, "powers": list(director.powers),
                      "used": s.power_used[seat] or None},
         "passed": s.passed[seat] if s.phase == 1 else None,
-        "score_if_now": score_breakdown(s, seat),
+        "score_if_now": _scoring.score_breakdown(s, seat),
     }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
+from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
 from ..core.rng import Rng
 from .data import DRAWN_LETTERS, SIDES, Components, default_components
@@ -250,19 +250,17 @@ class TikalState(State):
 
     def legal_actions(self) -> list:
         if self._legal is None:
-            from .rules import legal_actions
-            self._legal = legal_actions(self)
+            self._legal = _rules.legal_actions(self)
         return list(self._legal)
 
     def legal_cached(self) -> list:
         """The legal actions without copying the cached list (do not mutate it)."""
         if self._legal is None:
-            from .rules import legal_actions
-            self._legal = legal_actions(self)
+            self._legal = _rules.legal_actions(self)
         return self._legal
 
     def apply(self, action: Any) -> None:
-        from ..core.errors import GameOver
+        """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
         if self.current_player is None:
             raise GameOver(action)
         if action not in self.legal_cached():
@@ -270,25 +268,21 @@ class TikalState(State):
         self._apply(action)
 
     def _apply(self, action: Any) -> None:
-        from .rules import apply_action
         self._legal = None
-        apply_action(self, action)
+        _rules.apply_action(self, action)
         self._legal = None
 
     def explain_illegal(self, action: Any) -> IllegalAction:
-        from .rules import explain_illegal
-        return explain_illegal(self, action)
+        return _rules.explain_illegal(self, action)
 
     def scores(self) -> list[float]:
         return [float(p) for p in self.pp]
 
     def reveals_information(self, action: Any) -> bool:
-        from .rules import reveals_information
-        return reveals_information(self, action)
+        return _rules.reveals_information(self, action)
 
     def invariants(self) -> list[str]:
-        from .invariants import broken_invariants
-        return broken_invariants(self)
+        return _invariants.broken_invariants(self)
 
     # --- copies -----------------------------------------------------------------------------
     def clone(self) -> "TikalState":
@@ -321,12 +315,10 @@ class TikalState(State):
         return v
 
     def determinize(self, rng: Rng) -> "TikalState":
-        from .hidden import determinize
-        return determinize(self, rng)
+        return _hidden.determinize(self, rng)
 
     def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
-        return state_to_dict(self)
+        return _serialize.state_to_dict(self)
 
 
 _LIST_FIELDS = (
@@ -342,3 +334,10 @@ _NESTED_FIELDS = ("camps", "right", "left", "camp_tiles")
 
 def side_name(side: int) -> str:
     return SIDES[side]
+
+
+# The rules are functions over the state; imported last (they import this module).
+from . import hidden as _hidden  # noqa: E402
+from . import invariants as _invariants  # noqa: E402
+from . import rules as _rules  # noqa: E402
+from . import serialize as _serialize  # noqa: E402
