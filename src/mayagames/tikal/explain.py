@@ -24,6 +24,10 @@ def _err(rule: str, message: str, action: object) -> IllegalAction:
 
 def explain(s: TikalState, a: object) -> IllegalAction:
     try:
+        for name in ("hex", "from_hex", "to_hex"):
+            value = getattr(a, name, "")
+            if value:
+                s.hex_index(value)  # an unknown hex name is reported first
         if s.phase == OVER:
             return _err("11: Final Scoring", "the game is over", a)
         if s.stack:
