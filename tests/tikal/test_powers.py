@@ -182,3 +182,16 @@ def test_unused_director_scores_five_at_the_end():
     play(s, "pass", "pass", "end", "end")
     assert s.is_terminal
     assert s.pp[1] - before[1] == 5 and s.pp[0] == before[0]
+
+
+def test_fisher_from_the_only_lake_is_not_offered():
+    s = with_power("fisher", fisher_source="supply_or_board")
+    s.kind[hx(s, "g2")] = 0  # leave one Lake only (c6)
+    s.avail_explorers[0] = 0
+    s.removed_explorers[0] = 18
+    put(s, 0, "c6", explorers=1)
+    assert "power fisher" not in legal_texts(s)
+    put(s, 0, "e4", explorers=1)
+    s._legal = None
+    play(s, "power fisher")
+    assert legal_texts(s) == ["at e4"]

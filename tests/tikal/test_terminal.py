@@ -41,9 +41,12 @@ def test_quit_save_and_resume(tmp_path):
     TerminalGame(record, console=Console(file=io.StringIO()), ask=lambda p: next(answers), save_path=path).play()
     saved = GameRecord.load(path)
     assert saved.result is None and len(saved.moves) >= 12
-    answers = iter(["1"] * 5000)
-    state = TerminalGame(saved, console=Console(file=io.StringIO()), ask=lambda p: next(answers)).play()
-    assert state.is_terminal
+    first = list(saved.moves)
+    answers = iter(["1"] * 10 + ["quit"])
+    TerminalGame(saved, console=Console(file=io.StringIO()), ask=lambda p: next(answers), save_path=path).play()
+    again = GameRecord.load(path)
+    assert again.moves[:len(first)] == first and len(again.moves) >= len(first) + 10
+    assert not verify(again).is_terminal
 
 
 def test_cli_play_and_replay(tmp_path):

@@ -166,8 +166,9 @@ def _fisher_from_board(s: TikalState) -> bool:
 
 
 def fisher_usable(s: TikalState, seat: int) -> bool:
-    source = s.avail_explorers[seat] > 0 or (_fisher_from_board(s) and bool(_explorer_hexes(s, seat)))
-    return source and bool(_lakes(s))
+    lakes = _lakes(s)
+    on_board = _fisher_from_board(s) and any(lakes != [h] for h in _explorer_hexes(s, seat))
+    return bool(lakes) and (s.avail_explorers[seat] > 0 or on_board)
 
 
 def fisher(s: TikalState, seat: int) -> None:
@@ -178,8 +179,9 @@ def fisher(s: TikalState, seat: int) -> None:
 def fisher_legal(s: TikalState, f: Frame) -> list:
     names = s.C.board.hexes
     if f.step == "from":
+        lakes = _lakes(s)
         acts: list = [make(Choose, "supply")] if s.avail_explorers[f.seat] else []
-        return acts + [make(At, names[h].name) for h in _explorer_hexes(s, f.seat)]
+        return acts + [make(At, names[h].name) for h in _explorer_hexes(s, f.seat) if lakes != [h]]
     return [make(At, names[h].name) for h in _lakes(s) if h != f.a]
 
 
