@@ -8,7 +8,7 @@ from mayagames.core.conformance import fingerprint
 from mayagames.tikal.testing import fresh
 
 CHUNKS = {1: 2, 2: 8, 3: 8, 4: 8}
-GAMES_PER_CHUNK = 70  # 26 chunks x 70 = 1820 games, plus the conformance games
+GAMES_PER_CHUNK = 80  # 26 chunks x 80 = 2080 games, plus the conformance games
 INVARIANTS_EVERY = 25
 RECORD_EVERY = 10  # one game in ten is written to a record and replayed
 
