@@ -2,7 +2,7 @@
 
 from mayagames.core import Rng, get_game
 from mayagames.tikal.heuristic import estimate_scores, scorings_left, unplaced_letter_volcanoes
-from mayagames.tikal.testing import (action_phase, fresh, give_tile, hx, lay_tile, play, put, raise_temple,
+from mayagames.tikal.testing import (action_phase, fresh, give_tile, lay_tile, play, put, raise_temple,
                                      random_moves)
 
 

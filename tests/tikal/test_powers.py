@@ -3,8 +3,8 @@
 import pytest
 
 from mayagames.core import IllegalAction
-from mayagames.tikal.testing import (action_phase, fresh, give_camp, give_treasures, hx, lay_tile, legal_texts,
-                                     play, put, raise_temple, strip_board)
+from mayagames.tikal.testing import (action_phase, fresh, give_treasures, hx, lay_tile, legal_texts, play, put,
+                                     raise_temple, strip_board)
 
 TILE_OF = {"volcanologist": 0, "tracker": 0, "hunter": 0, "scout": 1, "builder": 1, "journalist": 1,
            "adventurer": 2, "nomad": 2, "merchant": 2, "fisher": 3, "driver": 3, "collector": 3}

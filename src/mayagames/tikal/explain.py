@@ -7,11 +7,11 @@ these checks can be thorough rather than fast.
 from __future__ import annotations
 
 from ..core.errors import IllegalAction
-from .actions import (Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
-                      Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard,
-                      TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use)
+from .actions import (Activate, At, Camp, Clear, Deploy, End, Give, Guardian, Keep, Move, Pass, PlaceTile,
+                      Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile,
+                      Token, Trade, Transfer, Unearth, Use)
 from .data import SIDES
-from .state import ACTION, CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
+from .state import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
 
 RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
 TURN_TYPES = (Keep, Play, Use, Activate, PlaceTile, Power, Pass)
@@ -290,4 +290,4 @@ def _trade_reason(s: TikalState, f, a: object) -> str:
             "and have as many tokens of other types to give back (A13)")
 
 
-__all__ = ["explain", "Choose", "Discard", "Keep", "ACTION"]
+__all__ = ["explain"]

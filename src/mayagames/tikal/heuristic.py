@@ -29,7 +29,7 @@ refit them. It costs about one scoring (a few hundred microseconds).
 from __future__ import annotations
 
 from .scoring import score_breakdown
-from .state import OVER, RUINS, VOLCANO, TikalState
+from .state import OVER, RUINS, TikalState
 
 DECAY = 0.8  # a later scoring keeps this share of the current position's value
 AP_VALUE = 0.6  # PP per AP still to spend
@@ -109,4 +109,4 @@ def estimate_scores(state: TikalState) -> list[float]:
     return estimates
 
 
-__all__ = ["estimate_scores", "scorings_left", "unplaced_letter_volcanoes", "VOLCANO"]
+__all__ = ["estimate_scores", "scorings_left", "unplaced_letter_volcanoes"]

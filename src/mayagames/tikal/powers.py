@@ -271,4 +271,4 @@ def use_power(s: TikalState, seat: int, power: str) -> None:
     POWER_RULES[s.C.powers[power].effect][1](s, seat)
 
 
-__all__ = ["power_usable", "use_power", "POWER_RULES", "Choose"]
+__all__ = ["power_usable", "use_power", "POWER_RULES"]

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
-from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Choose, Clear, Deploy,
-                      Discard, End, Give, Guardian, Keep, Move, Pass, PlaceTile, Play, Power, Recruit,
-                      Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token, Trade,
-                      Transfer, Unearth, Use, make)
+from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Clear, Deploy, Discard, End,
+                      Give, Guardian, Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone,
+                      Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use,
+                      make)
 from .data import DRAWN_LETTERS, SIDES
-from .state import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT,
-                    RUINS, TEMPLE, VOLCANO, Frame, TikalState)
+from .state import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
+                    VOLCANO, Frame, TikalState)
 
 EXPLORER, LEADER = "explorer", "leader"
 # AP-turn contexts: which actions a points pool may buy
@@ -912,7 +912,7 @@ def clearing_targets(s: TikalState) -> list[int]:
     return [h for h in range(s.H) if s.kind[h] == CLEARING and s.camp[h] == -1]
 
 
-__all__ = ["legal_actions", "apply_action", "FRAME_RULES", "BASE_CAMP", "COMMON", "Choose", "TakeCard"]
+__all__ = ["legal_actions", "apply_action", "explain_illegal", "reveals_information", "FRAME_RULES", "tables"]
 
 # Card effects and director powers register their frames here; imported last (they import this module).
 from . import cards as _cards  # noqa: E402
