@@ -223,6 +223,7 @@ def render(state: Any, seat: int | None) -> str:
         lines += _player_lines(s, p)
     lines += _offer_lines(s)
     if s.scoring_kind:
-        lines.append(f"[bold]{s.scoring_kind} scoring[/bold]: still to play {', '.join(COLOURS[x] for x in s.scoring_queue) or '-'}")
+        waiting = ", ".join(COLOURS[x] for x in s.scoring_queue) or "-"
+        lines.append(f"[bold]{s.scoring_kind} scoring[/bold]: still to play {waiting}")
     lines += _pending_lines(s)
     return "\n".join(lines)

@@ -31,8 +31,9 @@ def new_tikal_game(num_players: int, seed: int, options: dict[str, Any],
     s.director = tiles[:num_players]
     first = rng.randbelow(num_players)  # 2.11: random first player, then clockwise
     s.order = [(first + i) % num_players for i in range(num_players)]
+    literal = options.get("starting_prestige", "turn_order") == "turn_order"
     for position, seat in enumerate(s.order):  # A4: prestige markers on spaces 1, 2, 3, 4
-        s.pp[seat] = C.starting_prestige[position] if options.get("starting_prestige", "turn_order") == "turn_order" else 0
+        s.pp[seat] = C.starting_prestige[position] if literal else 0
     s.start_order = tuple(s.order)
     s.turn = s.order[0]
     return s
