@@ -108,7 +108,9 @@ class TerminalGame:
 
     def human_turn(self, seat: int) -> Action:
         legal = self.state.legal_actions()
-        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]")
+        question = self.state.info.extra.get("prompt")  # optional: (state) -> what is asked now
+        asked = f": {escape(question(self.state))}" if question else ""
+        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]{asked}")
         self.say(escape(format_moves(legal)))
         while True:
             text = self.ask("> ").strip()
