@@ -11,7 +11,10 @@ from mayagames.core.rng import Rng
 from mayagames.rl import EncodingError, Field, Layout, env, get_encoding, encoded_games
 from mayagames.rl.encoders.toy import ToyCodec
 
-GAMES_PER_CASE = 25
+# Random games per case: up to MAX_GAMES, stopping once DECISIONS decisions were seen
+# (short toy games play many, long real games a few).
+MAX_GAMES = 25
+DECISIONS = 3000
 
 
 def test_codec_round_trips_every_legal_action_seen(game, players):
@@ -33,9 +36,11 @@ def test_codec_round_trips_every_legal_action_seen(game, players):
             seen += 1
         assert len(indices) == len(state.legal_actions()), "two legal actions share an index"
 
-    for g in range(GAMES_PER_CASE):
-        play_random_game(game, players, seed=1000 + g, on_step=check)
-    assert seen > 100 * GAMES_PER_CASE / 10
+    decisions = games = 0
+    while decisions < DECISIONS and games < MAX_GAMES:
+        _, record = play_random_game(game, players, seed=1000 + games, on_step=check)
+        decisions, games = decisions + len(record.moves), games + 1
+    assert seen >= decisions
 
 
 def test_mask_is_exactly_the_legal_actions_in_env_play(game, players):
@@ -44,10 +49,12 @@ def test_mask_is_exactly_the_legal_actions_in_env_play(game, players):
     index decodes to a legal action."""
     aec = env(game, num_players=players)
     codec = aec.codec
-    for g in range(GAMES_PER_CASE):
+    decisions = g = 0
+    while decisions < DECISIONS // 2 and g < MAX_GAMES:
         aec.reset(seed=g)
-        rng = Rng(g)
+        rng, g = Rng(g), g + 1
         for agent in aec.agent_iter():
+            decisions += 1
             obs, _, terminated, truncated, _ = aec.last()
             if terminated or truncated:
                 assert not obs["action_mask"].any()

@@ -166,6 +166,60 @@ class ActionCodec(ABC):
         return "\n".join(rows)
 
 
+class TableCodec(ActionCodec):
+    """A context-free codec over an enumerated table of every action value of a game.
+
+    Subclasses list the actions once (:meth:`enumerate_actions`), in a stable order
+    built from the game's component data; index = position in the table.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        super().__init__(num_players)
+        self.actions = tuple(self.enumerate_actions())
+        self.index = {action: i for i, action in enumerate(self.actions)}
+        if len(self.index) != len(self.actions):
+            raise EncodingError("the action table lists an action twice")
+
+    @abstractmethod
+    def enumerate_actions(self) -> Sequence[Action]:
+        """Every action value the game can offer at this player count."""
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    def encode(self, action: Action, view: State) -> int:
+        try:
+            return self.index[action]
+        except KeyError:
+            raise EncodingError(f"{action!r} is not in the action table") from None
+
+    def decode(self, index: int, view: State) -> Action:
+        if not 0 <= index < len(self.actions):
+            raise unknown_index(index, self)
+        return self.actions[index]
+
+    def label(self, index: int) -> str:
+        return str(self.actions[index])
+
+    def blocks(self) -> list[tuple[int, int, str]]:
+        """Runs of one action type: ``(first, last, "`Kind`: first .. last")``."""
+        out: list[tuple[int, int, str]] = []
+        start = 0
+        for i in range(1, len(self.actions) + 1):
+            if i == len(self.actions) or type(self.actions[i]) is not type(self.actions[start]):
+                first, last = self.actions[start], self.actions[i - 1]
+                span = f"`{first}`" if i - 1 == start else f"`{first}` .. `{last}`"
+                out.append((start, i - 1, f"{type(first).__name__}: {span}"))
+                start = i
+        return out
+
+
+def scaled(value: float, top: float, low: float = 0.0) -> float:
+    """``value / top`` clipped into ``[low, 1]`` (observation fields stay in their box)."""
+    return min(max(value / top, low), 1.0)
+
+
 class ObservationEncoder(ABC):
     """A flat ``float32`` observation of one seat, built from that seat's view only."""
 
