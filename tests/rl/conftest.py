@@ -21,3 +21,28 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"game", "players"} <= set(metafunc.fixturenames):
         cases = game_player_cases()
         metafunc.parametrize(("game", "players"), cases, ids=[f"{g}-{n}p" for g, n in cases])
+
+
+class Budget:
+    """Seeds of random games for one test case: at least ``min_games``, then more until
+    ``decisions`` decisions were spent or ``max_games`` played (short toy games play
+    many, long real games a few, so every game's tests stay fast)."""
+
+    def __init__(self, decisions: int, max_games: int, min_games: int = 1) -> None:
+        self.decisions, self.max_games, self.min_games = decisions, max_games, min_games
+        self.spent = 0
+
+    def __iter__(self):
+        game = 0
+        while game < self.max_games and (game < self.min_games or self.spent < self.decisions):
+            yield game
+            game += 1
+
+    def spend(self, decisions: int) -> None:
+        self.spent += decisions
+
+
+@pytest.fixture
+def budget():
+    """The :class:`Budget` class, for tests that play random games."""
+    return Budget

@@ -11,13 +11,9 @@ from mayagames.core.rng import Rng
 from mayagames.rl import EncodingError, Field, Layout, env, get_encoding, encoded_games
 from mayagames.rl.encoders.toy import ToyCodec
 
-# Random games per case: up to MAX_GAMES, stopping once DECISIONS decisions were seen
-# (short toy games play many, long real games a few).
-MAX_GAMES = 25
-DECISIONS = 3000
 
 
-def test_codec_round_trips_every_legal_action_seen(game, players):
+def test_codec_round_trips_every_legal_action_seen(game, players, budget):
     encoding = get_encoding(game)
     codec = encoding.codec(players)
     seen = 0
@@ -36,25 +32,25 @@ def test_codec_round_trips_every_legal_action_seen(game, players):
             seen += 1
         assert len(indices) == len(state.legal_actions()), "two legal actions share an index"
 
-    decisions = games = 0
-    while decisions < DECISIONS and games < MAX_GAMES:
-        _, record = play_random_game(game, players, seed=1000 + games, on_step=check)
-        decisions, games = decisions + len(record.moves), games + 1
-    assert seen >= decisions
+    games = budget(decisions=3000, max_games=25, min_games=3)
+    for g in games:
+        _, record = play_random_game(game, players, seed=1000 + g, on_step=check)
+        games.spend(len(record.moves))
+    assert seen >= games.spent
 
 
-def test_mask_is_exactly_the_legal_actions_in_env_play(game, players):
+def test_mask_is_exactly_the_legal_actions_in_env_play(game, players, budget):
     """Along whole games through the AEC env: the acting agent's mask marks exactly
     the legal actions, every other agent's mask is all zeros, and each masked
     index decodes to a legal action."""
     aec = env(game, num_players=players)
     codec = aec.codec
-    decisions = g = 0
-    while decisions < DECISIONS // 2 and g < MAX_GAMES:
+    games = budget(decisions=1000, max_games=25)
+    for g in games:
         aec.reset(seed=g)
-        rng, g = Rng(g), g + 1
+        rng = Rng(g)
         for agent in aec.agent_iter():
-            decisions += 1
+            games.spend(1)
             obs, _, terminated, truncated, _ = aec.last()
             if terminated or truncated:
                 assert not obs["action_mask"].any()
@@ -75,12 +71,14 @@ def test_mask_is_exactly_the_legal_actions_in_env_play(game, players):
             aec.step(int(masked[rng.randbelow(len(masked))]))
 
 
-def test_observations_stay_in_their_box_for_every_seat(game, players):
+def test_observations_stay_in_their_box_for_every_seat(game, players, budget):
     aec = env(game, num_players=players)
     space = aec.observation_space("player_0")["observation"]
-    for g in range(5):
+    games = budget(decisions=800, max_games=5)
+    for g in games:
         aec.reset(seed=100 + g)
         for agent in aec.agent_iter():
+            games.spend(1)
             for other in aec.agents:
                 obs = aec.observe(other)["observation"]
                 assert obs.dtype == np.float32 and obs.shape == space.shape
@@ -90,15 +88,17 @@ def test_observations_stay_in_their_box_for_every_seat(game, players):
             aec.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
 
 
-def test_observation_ignores_hidden_parts_of_the_true_state(game, players):
+def test_observation_ignores_hidden_parts_of_the_true_state(game, players, budget):
     """Resampling everything a seat cannot see (determinize its view) and putting
     that state into the env leaves the seat's observation and mask unchanged."""
     aec = env(game, num_players=players)
     rng = Rng(7)
     checked = 0
-    for g in range(8):
+    games = budget(decisions=600, max_games=8)
+    for g in games:
         aec.reset(seed=200 + g)
         for step, agent in enumerate(aec.agent_iter()):
+            games.spend(1)
             _, _, terminated, truncated, _ = aec.last(observe=False)
             if terminated or truncated:
                 aec.step(None)

@@ -13,6 +13,9 @@ Schemes, chosen by name with ``reward=`` in the environments:
   [-1, 1]; ``score_scale`` is the game encoding's typical score range. Rewards
   winning by more; ignores tie-breaks.
 
+With a single player (Tikal's solo score attack) there is no one to beat: every
+scheme gives ``score / score_scale``, clipped to [-1, 1].
+
 >>> from mayagames.core import new_game
 >>> from mayagames.core.rng import Rng
 >>> from mayagames.core.game import random_playout
@@ -31,19 +34,30 @@ from ..core.game import State
 RewardFn = Callable[[State, float], list[float]]
 
 
+def solo(state: State, score_scale: float) -> list[float]:
+    """One player: the score over the game's score scale, in [-1, 1]."""
+    return [max(-1.0, min(1.0, score / score_scale)) for score in state.scores()]
+
+
 def win(state: State, score_scale: float) -> list[float]:
     """1 split among the winners, 0 for the others."""
+    if state.num_players == 1:
+        return solo(state, score_scale)
     return [float(r) for r in state.returns()]
 
 
 def zero_sum(state: State, score_scale: float) -> list[float]:
     """The win share re-centred so that a sole win is +1 and the rewards sum to 0."""
     n = state.num_players
+    if n == 1:
+        return solo(state, score_scale)
     return [(n * r - 1.0) / (n - 1) for r in win(state, score_scale)]
 
 
 def score_margin(state: State, score_scale: float) -> list[float]:
     """Own score minus the best other score, over the game's score scale, in [-1, 1]."""
+    if state.num_players == 1:
+        return solo(state, score_scale)
     scores = state.scores()
     margins = []
     for seat, own in enumerate(scores):
