@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from mayagames.cli import app
-from mayagames.rl import get_encoding
+from mayagames.rl import encoded_games, get_encoding
 from mayagames.rl.encoders.toy import ToyObserver
 
 runner = CliRunner()
@@ -18,7 +19,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 def test_rl_games_lists_sizes():
     result = runner.invoke(app, ["rl", "games"])
     assert result.exit_code == 0
-    assert "toy: 2p: 18 actions, obs 44, 3p: 18 actions, obs 57, 4p: 18 actions, obs 70" in result.output
+    flat = " ".join(result.output.split())
+    assert "toy: 2p: 18 actions, obs 44, 3p: 18 actions, obs 57, 4p: 18 actions, obs 70" in flat
+    assert "tzolkin: 2p: 601 actions, obs 526" in flat and "tikal: 1p: 1988 actions" in flat
 
 
 def test_rl_layout_prints_both_tables_and_refuses_bad_input():
@@ -46,8 +49,10 @@ def test_rl_check_passes_and_reports_a_broken_encoding(monkeypatch):
     assert broken.exit_code == 1 and "FAILED" in broken.output
 
 
-def test_docs_show_the_generated_toy_tables():
+@pytest.mark.parametrize("game", encoded_games())
+def test_docs_show_the_generated_tables(game):
+    """docs/rl.md shows each encoded game's action table and 2-player layout as generated."""
     text = DOC.read_text(encoding="utf-8")
-    enc = get_encoding("toy")
+    enc = get_encoding(game)
     assert enc.codec(2).markdown() in text
     assert enc.observer(2).layout.markdown() in text

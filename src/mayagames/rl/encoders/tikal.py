@@ -44,6 +44,7 @@ TREASURES = C.treasure_types
 POWERS = tuple(C.powers)
 AP_VALUES = tuple(sorted(set(C.ap_tokens)))
 CAMP_SLOTS = 1 + C.per_player["base_camps"]  # the Common Base Camp, then one's own camps
+SLOT_NAMES = ("common", *(f"camp{k}" for k in range(1, CAMP_SLOTS)))
 MAX_COPIES = max(Counter(c.name for c in C.cards).values())
 MAX_RECRUIT = max(int(c.params.get("explorers", 0)) for c in C.cards if c.effect == "recruit_explorers")
 CHOICES = ("both", "explorer", "leader", "supply", *(str(k) for k in range(1, MAX_RECRUIT + 1)))
@@ -164,9 +165,10 @@ class TikalCodec(ActionCodec):
         if kind == "move":
             return f"move {rest[0]} {B.hexes[rest[1]].name} {SIDES[rest[2]]}"
         if kind == "transfer":
-            return f"transfer {rest[0]} slot {rest[1]} slot {rest[2]}"
+            return f"transfer {rest[0]} {SLOT_NAMES[rest[1]]} {SLOT_NAMES[rest[2]]}"
         if kind == "camp":
-            return f"camp {B.hexes[rest[0]].name} slot {rest[1]}"
+            source = f" from {SLOT_NAMES[rest[1]]}" if rest[1] else ""
+            return f"camp {B.hexes[rest[0]].name}{source}"
         return f"take seat+{rest[0]} {rest[1]} {rest[2]}"
 
     def blocks(self) -> list[tuple[int, int, str]]:
