@@ -147,7 +147,7 @@ class MayaGymEnv(gymnasium.Env):
         episode = self._live_episode()
         while (seat := episode.current_player) is not None and seat != self.seat \
                 and not self._too_long():
-            legal = episode.state.legal_actions()
+            legal = list(episode.state.legal_actions())  # a copy: a bot may reorder it
             episode.play(self.opponents[seat].act(episode.view(seat), legal))
 
     def _too_long(self) -> bool:
