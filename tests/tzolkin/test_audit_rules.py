@@ -8,7 +8,6 @@ The audit table is ``docs/tzolkin_audit.md``.
 import pytest
 
 from mayagames.core import IllegalAction
-from mayagames.tzolkin.components import GEARS
 from mayagames.tzolkin.positions import (blank, give_building, goods, legal, place_skull, play,
                                          put_start_worker, put_worker, set_board, set_day,
                                          set_goods, set_monument_row, set_row, set_tech,

@@ -11,7 +11,7 @@ from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
 from .layout import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD,
                      WORKERS, WTILES)
-from .rules import FRAME_HELP
+from .explain import FRAME_HELP
 
 SEAT_COLOURS = ("red", "green", "blue", "magenta")
 SHORT_GOODS = {"corn": "corn", "wood": "wood", "stone": "stone", "gold": "gold", "skull": "skull"}

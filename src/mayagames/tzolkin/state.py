@@ -13,6 +13,7 @@ from ..core.errors import IllegalAction
 from ..core.game import GameInfo, State
 from ..core.rng import Rng
 from . import rules
+from .explain import explain
 from .actions import Keep
 from .components import DATA, GEARS, RESOURCES
 from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, GOLD, HIDDEN, HOLES,
@@ -126,7 +127,7 @@ class TzolkinState(State):
         rules.apply_action(self, action)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
-        rule, message = rules.explain(self, action)
+        rule, message = explain(self, action)
         return IllegalAction(rule, message, action)
 
     def scores(self) -> list[float]:
