@@ -120,6 +120,18 @@ def test_views_hide_stacks_boxes_and_generator():
     assert s.view(0).rng.state != s.rng.state
 
 
+def test_a_view_does_not_carry_the_seed():
+    """An agent gets a view object: with the true seed it could rebuild every hidden shuffle."""
+    s = new_game("tzolkin", 2, seed=987_654)
+    draft(s)
+    for seat in (0, 1, None):
+        view = s.view(seat)
+        assert view.seed == 0
+        rebuilt = new_game("tzolkin", 2, seed=view.seed)
+        assert rebuilt.stacks != s.stacks
+        assert view.determinize(Rng(1)).seed == 0
+
+
 def test_determinize_resamples_consistently():
     s = new_game("tzolkin", 4, seed=2)
     play(s, legal(s)[0])

@@ -168,10 +168,12 @@ class TzolkinState(State):
     def view(self, seat: int | None) -> "TzolkinState":
         """Hidden: other seats' dealt tiles (their kept ones show once revealed) and their
         unrevealed draft choice, undealt tiles left in the box, the order and identity of
-        the building stacks, the box of buildings and of monuments, the generator."""
+        the building stacks, the box of buildings and of monuments, the generator and the
+        seed (from which the whole setup could be rebuilt)."""
         v = self.clone()
         v.viewer = seat
         v.rng = Rng(0)
+        v.seed = 0                     # the seed would regenerate every shuffle of the setup
         for other in range(self.num_players):
             if other == seat:
                 continue
