@@ -282,3 +282,21 @@ def test_workers_in_play_count_for_m09_wherever_they_are():
     give_monument(s, 0, "m09")
     from mayagames.tzolkin.scoring import monument_vp
     assert monument_vp(s, 0, s.monuments[0][0]) == 18
+
+
+def test_without_speed_ups_27_rounds_with_food_days_after_rounds_8_14_21_27():
+    """Rules 16: round 1 is not a Food Day; Food Days end rounds 8, 14 (age change), 21, 27."""
+    from mayagames.core import Rng
+    s = blank(3)
+    rng = Rng(4)
+    rounds, food = set(), []
+    while not s.is_terminal:
+        if s.stack[-1][0] == 1 and s.turn_index == 0:
+            rounds.add(s.day)
+        before = s.food_done
+        moves = [m for m in legal(s) if m != "advance 2"]
+        play(s, moves[rng.randbelow(len(moves))])
+        if s.food_done != before:
+            food.append((s.day - 1, s.age))
+    assert sorted(rounds) == list(range(1, 28))
+    assert food == [(8, 1), (14, 2), (21, 2), (27, 2)] and s.day == 28
