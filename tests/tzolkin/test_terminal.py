@@ -146,3 +146,30 @@ def test_render_scores_m05_for_the_player_count_and_temple_vp():
             render(s.view(0), 0))
     set_temple(s, 2, "kukulcan", -1)
     assert "P2 -1 (-3 VP)" in plain(render(s.view(0), 0))
+
+
+def test_render_after_placing_every_worker():
+    from mayagames.tzolkin.positions import blank, play, set_goods, set_workers
+    s = blank(2)
+    set_workers(s, 0, 6)
+    set_goods(s, 0, corn=100)
+    for gear in ("palenque", "yaxchilan", "tikal", "uxmal", "chichen"):
+        play(s, f"place {gear}")
+    assert "tikal 1 → 6" in plain(render(s.view(0), 0))     # sixth worker: space 1 + tariff 5
+    play(s, "place tikal")
+    text = plain(render(s.view(0), 0))
+    assert "Next worker" not in text and "place more workers or end" in text
+
+
+def test_render_never_fails_at_any_decision():
+    """Every decision of random games renders for the deciding seat and a spectator."""
+    from mayagames.core import Rng
+    for players, seed in ((2, 31), (4, 32)):
+        s = new_game("tzolkin", players, seed=seed)
+        rng = Rng(seed)
+        while not s.is_terminal:
+            text = render(s.view(s.cur), s.cur)
+            assert "Now" in text
+            legal = s.legal_actions()
+            s.apply(legal[rng.randbelow(len(legal))])
+        assert "Final scores" in render(s.view(None), None)

@@ -235,9 +235,10 @@ def now_lines(s: Any, seat: int | None) -> list[str]:
     lines = [f"[bold]Now[/]: {seat_tag(s.cur)} — {FRAME_HELP[kind]}"]
     if seat is None or seat != s.cur:
         return lines
+    can_place = s.p[seat][READY] > 0
     if kind == K_TURN:
-        lines = workers_lines(s, seat) + placement_lines(s, seat, 0) + lines
-    elif kind == K_PLACING and not s.stack[-1][2]:
+        lines = workers_lines(s, seat) + (placement_lines(s, seat, 0) if can_place else []) + lines
+    elif kind == K_PLACING and not s.stack[-1][2] and can_place:
         lines = placement_lines(s, seat, s.stack[-1][1]) + lines
     return lines + choice_lines(s, seat)
 
