@@ -173,3 +173,23 @@ def test_render_never_fails_at_any_decision():
             legal = s.legal_actions()
             s.apply(legal[rng.randbelow(len(legal))])
         assert "Final scores" in render(s.view(None), None)
+
+
+def test_mid_turn_steps_show_what_the_decision_offers():
+    """Between the steps of one turn the board is not redrawn, but the pending decision's
+    details are (the terminal's `details` hook)."""
+    import io
+
+    from rich.console import Console
+
+    from mayagames.terminal import TerminalGame, new_record
+
+    record = new_record("tzolkin", ["human", "random"], seed=3)
+    out = io.StringIO()
+    answers = iter(["1", "1", "quit"])  # keep two tiles; place a first worker; stop mid-turn
+    TerminalGame(record, console=Console(file=out, width=120),
+                 ask=lambda prompt: next(answers)).play()
+    text = out.getvalue()
+    assert text.count("Tzolk'in day") == 2  # full board at the draft and at the placement turn
+    assert "place more workers or end" in text  # the details of the step after the first placement
+    assert "Next worker" in text.split("place more workers or end")[0].rsplit("Tzolk'in day", 1)[1]

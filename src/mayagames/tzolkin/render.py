@@ -253,3 +253,10 @@ def render(state: State, seat: int | None) -> str:
     else:
         lines += now_lines(s, seat)
     return "\n".join(lines)
+
+
+def decision_details(state: State, seat: int | None) -> str:
+    """The pending decision with what each option gives (shown by the terminal between
+    the steps of a turn, when the whole board is not redrawn)."""
+    s: Any = state
+    return "" if s.phase == OVER else "\n".join(now_lines(s, seat))
