@@ -56,6 +56,7 @@ PILE_SIZE = tuple(len(C.tiles_with_back(letter)) for letter in DRAWN_LETTERS)
 FIGURES = A.FIGURES
 SCORE_SCALE = 50.0  # a wide winning margin in Prestige Points
 PRESTIGE_TOP = 200
+FIGURE_TOPS = np.array([30, 2, 30, 2, 30, 2], dtype=np.float32)  # explorers, leaders per supply
 NEIGHBOUR_SIDE = {(B.neighbour[h * 6 + d], h): d for h in range(H) for d in range(6) if B.neighbour[h * 6 + d] >= 0}
 
 
@@ -332,13 +333,14 @@ class TikalObserver(ObservationEncoder):
         lay, T = self.layout, len(TREASURES)
         rules = s.setup_rules
         lay.put(obs, "prestige", [scaled(s.pp[seat], PRESTIGE_TOP) for seat in seats])
-        lay.put(obs, "figures", [v for seat in seats for v in (
-            scaled(s.avail_explorers[seat], 30), scaled(s.avail_leaders[seat], 2),
-            scaled(s.unavail_explorers[seat], 30), scaled(s.unavail_leaders[seat], 2),
-            scaled(s.removed_explorers[seat], 30), scaled(s.removed_leaders[seat], 2))])
+        order = np.asarray(seats)
+        figures = np.array([s.avail_explorers, s.avail_leaders, s.unavail_explorers, s.unavail_leaders,
+                            s.removed_explorers, s.removed_leaders], dtype=np.float32).T[order]
+        lay.put(obs, "figures", np.minimum(figures / FIGURE_TOPS, 1.0).ravel())
         lay.put(obs, "camps_guardians", [v for seat in seats for v in (
             scaled(C.per_player["base_camps"] - len(s.camps[seat]), 2), scaled(s.guardians[seat], 2))])
-        lay.put(obs, "museum", [scaled(s.museum[seat * T + t], 4) for seat in seats for t in range(T)])
+        museum = np.asarray(s.museum, dtype=np.float32).reshape(self.num_players, T)[order]
+        lay.put(obs, "museum", np.minimum(museum / 4, 1.0).ravel())
         put_one_hot(obs, lay, "director", [k * len(C.directors) + s.director[seat] for k, seat in enumerate(seats)])
         put_one_hot(obs, lay, "power_used", [k * len(POWERS) + POWERS.index(s.power_used[seat])
                                              for k, seat in enumerate(seats) if s.power_used[seat]])
@@ -373,7 +375,9 @@ class TikalObserver(ObservationEncoder):
         if f.kind == "trade" and f.step == "give":
             player, treasure = f.a
             put_one_hot(obs, lay, "frame_trade", [rel[player], self.num_players + treasure])
-        lay.put(obs, "frame_counts", [scaled(f.counts.get(h, 0), 2) for h in range(H)] if f.counts else 0.0)
+        base = lay.slice("frame_counts").start
+        for h, count in f.counts.items():
+            obs[base + h] = scaled(count, 2)
 
 
 def frame_targets(f) -> tuple[list[int], list[int], list[int], list[int]]:
