@@ -31,7 +31,7 @@ from ...tikal.data import DRAWN_LETTERS, SIDES, default_components
 from ...tikal.rules import FRAME_RULES
 from ...tikal.state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
 from ..encoding import (ActionCodec, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
-                        register_encoding, scaled)
+                        register_encoding, scaled, unknown_index)
 
 C = default_components()
 B = C.board
@@ -129,7 +129,7 @@ class TikalCodec(ActionCodec):
 
     def decode(self, index: int, view: State) -> Action:
         if not 0 <= index < len(self.keys):
-            raise self.unknown(index)
+            raise unknown_index(index, self)
         key = self.keys[index]
         if not isinstance(key, tuple):
             return key
@@ -153,10 +153,6 @@ class TikalCodec(ActionCodec):
             raise IllegalAction("6: Base Camps", f"index {index} names camp slot {slot}, "
                                 "but you have no such Base Camp")
         return B.hexes[slots[slot]].name
-
-    def unknown(self, index: int) -> IllegalAction:
-        return IllegalAction("action mask", f"index {index} stands for no action here "
-                             f"(action space 0..{self.size - 1})")
 
     def label(self, index: int) -> str:
         key = self.keys[index]
