@@ -56,3 +56,13 @@ def test_docs_show_the_generated_tables(game):
     enc = get_encoding(game)
     assert enc.codec(2).markdown() in text
     assert enc.observer(2).layout.markdown() in text
+
+
+def test_docs_quick_start_runs():
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("## Quick start")
+    block = text[text.index("```python", start) + len("```python"):text.index("```", text.index("```python", start) + 9)]
+    namespace: dict = {}
+    exec(compile(block, "docs/rl.md quick start", "exec"), namespace)
+    assert namespace["aec"].agents == []  # the AEC game was played to the end
+    assert namespace["g"].unwrapped.num_players == 4
