@@ -183,6 +183,15 @@ def test_lose_on_illegal_ends_the_game_for_everyone():
 def test_step_before_reset_is_a_clear_error():
     with pytest.raises(RuntimeError, match="reset"):
         env("toy").observe("player_0")
+    with pytest.raises(RuntimeError, match="reset"):
+        env("toy").step(0)
+
+
+def test_numpy_seeds_are_accepted_by_the_aec_env():
+    a, b = env("toy"), env("toy")
+    a.reset(seed=np.int64(77))
+    b.reset(seed=77)
+    assert fingerprint(a.game_state) == fingerprint(b.game_state)
 
 
 # --- AEC: truncation and rendering -----------------------------------------------------------

@@ -111,8 +111,8 @@ class MayaAECEnv(AECEnv):
         fixed at construction because the spaces may depend on them.
         """
         if seed is not None:
-            self._seeds = Rng(seed)
             game_seed = int(seed)
+            self._seeds = Rng(game_seed)
         else:
             if self._seeds is None:
                 self._seeds = Rng(secrets.randbits(63))
@@ -137,11 +137,11 @@ class MayaAECEnv(AECEnv):
         return {"observation": episode.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        episode = self._live_episode()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        episode = self._live_episode()
         index = check_index(action, self.codec.size)
         try:
             move = episode.resolve(index)
