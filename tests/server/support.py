@@ -231,7 +231,7 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws="websockets", lifespan="on")
+                                ws="websockets-sansio", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -247,3 +247,57 @@ class LiveServer:
     def __exit__(self, *exc: Any) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=20)
+
+
+class WsClient:
+    """A WebSocket client of a live server (the ``websockets`` library), with timeouts."""
+
+    def __init__(self, live: LiveServer, table: str, token: str | None = None,
+                 hello: bool = True) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(f"ws://127.0.0.1:{live.port}/ws/tables/{table}", open_timeout=10).__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        if hello:
+            self.hello(token)
+
+    def hello(self, token: str | None) -> dict[str, Any]:
+        self.send(type="hello", token=token)
+        return self.until(lambda m: m["type"] == "state")
+
+    def send(self, **message: Any) -> None:
+        import json
+
+        self.ws.send(json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        import json
+
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+    def move(self, action_id: int = 0, rid: Any = None, number: int | None = None) -> None:
+        assert self.state is not None
+        self.send(type="move", move_number=self.state["move_number"] if number is None else number,
+                  action_id=action_id, rid=rid)
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def wait_for(self, move_number: int, timeout: float = 10.0) -> dict[str, Any]:
+        """The state at ``move_number`` (already received, or the next ones until it comes)."""
+        if self.state is not None and self.state["move_number"] == move_number:
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and m["move_number"] == move_number,
+                          timeout)

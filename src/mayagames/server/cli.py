@@ -32,4 +32,4 @@ def serve(
                      list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")

@@ -36,6 +36,12 @@ CHECKPOINT_EVERY = 25  # replay frames are rebuilt from a checkpoint at most thi
 MAX_QUEUE = 256        # a subscriber this far behind is dropped (it resyncs on reconnect)
 
 
+def log_failure(task: "asyncio.Task[None]") -> None:
+    """Log a bot task that died of an unexpected error (it is never awaited otherwise)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("bot task failed", exc_info=task.exception())
+
+
 class Subscriber:
     """One connected client: the seat it sees as, and its outgoing queue."""
 
@@ -259,6 +265,7 @@ class GameService:
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self.run_bots(room))
+            room.bot_task.add_done_callback(log_failure)
 
     async def run_bots(self, room: Room) -> None:
         """Play bot moves while a bot seat is to move (each one thinks in the bot pool)."""
@@ -266,6 +273,9 @@ class GameService:
             seat, number = room.state.current_player, room.move_number
             assert seat is not None
             view, legal = room.state.view(seat), list(room.state.legal_actions())
+            if not legal:  # an engine bug: a seat to move with nothing to do
+                log.error("table %s: seat %s is to move but has no legal action", room.id, seat)
+                return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             action = await asyncio.get_running_loop().run_in_executor(
