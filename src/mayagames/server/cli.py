@@ -32,4 +32,7 @@ def serve(
                      list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+    # Messages are small JSON views: compressing each one costs more CPU than it saves
+    # (profiled: zlib was the largest single cost of a move's round trip).
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
+                ws_per_message_deflate=False)
