@@ -141,3 +141,19 @@ def test_finished_games_load_lazily_after_restart(make_app, support):
         listed = client.get("/api/tables", params={"status": "finished"}).json()["tables"]
         assert [t["result"] for t in listed if t["table"] == data["table"]] == [
             {"scores": final["scores"], "winners": final["winners"]}]
+
+
+def test_table_of_a_game_no_longer_installed(make_app, support, db_url, monkeypatch):
+    from mayagames.core import registry
+
+    with TestClient(make_app()) as client:
+        data = support.create_table(client, game="tally", seed=1)
+        other = support.create_table(client, seed=1)
+    monkeypatch.delitem(registry._GAMES, "tally")
+    monkeypatch.setitem(registry.TEST_GAMES, "tally", "mayagames.no_such_engine")
+    with TestClient(make_app()) as client:  # the server starts anyway
+        response = client.get(f"/api/tables/{data['table']}")
+        assert response.status_code == 500 and "cannot be resumed" in response.json()["message"]
+        assert client.get(f"/api/tables/{other['table']}").status_code == 200
+        refused = client.post("/api/tables", json={"game": "tally", "players": 2})
+        assert refused.status_code == 400 and "not installed" in refused.json()["message"]

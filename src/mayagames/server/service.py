@@ -134,6 +134,9 @@ class GameService:
             options = info.resolve_options(req.options)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
+        except ImportError as exc:
+            raise ServerError(400, "bad_table", f"the game {req.game!r} is not installed "
+                              f"in this server ({exc})") from exc
         specs = req.seats or [None] * req.players
         seats, tokens = [], []
         for i, spec in enumerate(specs):
@@ -176,7 +179,7 @@ class GameService:
             raise ServerError(404, "no_table", f"no table {table_id!r}")
         try:
             room = Room.from_stored(stored)
-        except (MayaGamesError, ValueError) as exc:
+        except (MayaGamesError, ValueError, ImportError) as exc:
             self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
             raise ServerError(500, "broken_table", self.broken[table_id]) from exc
         room = self.rooms.setdefault(table_id, room)
