@@ -3,9 +3,11 @@ board, hot-seat hand-over, spectators, undo, replay, and a phone-sized screen.""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 YOUR_TURN = re.compile(r"^(Your turn, [^—]+|Game over.*)$")  # not while a move is being sent
@@ -153,3 +155,34 @@ def test_phone_sized_screen(server, new_page, support, shots):
     expect(page.locator("#create")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=shots / "phone-lobby.png", full_page=True)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mayagames.tzolkin") is None, reason="no Tzolk'in engine")
+def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shots):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game="tzolkin", agents=["human", "random"], seed=11)
+    page = new_page(width=1280, height=1000)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    clicks_on_board = decisions = 0
+    while True:
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        if "Game over" in page.locator("#status").inner_text():
+            break
+        logged = page.locator("#log li").count()
+        targets = page.locator("#board .target")
+        if targets.count():
+            targets.nth(decisions % targets.count()).click()
+            clicks_on_board += 1
+            chooser = page.locator("#chooser")
+            if chooser.count():
+                chooser.locator("button").first.click()
+        else:
+            page.locator("#moves button").first.click()
+        decisions += 1
+        expect(page.locator("#log li")).not_to_have_count(logged)
+        if decisions in (1, 40):
+            page.screenshot(path=shots / f"tzolkin-{decisions}.png", full_page=True)
+        assert decisions < 600, "the game does not end"
+    expect(page.locator("#summary")).to_be_visible()
+    page.screenshot(path=shots / "tzolkin-game-over.png", full_page=True)
+    assert clicks_on_board > decisions // 2  # most decisions were taken on the board itself

@@ -7,6 +7,7 @@ message each one received is compared with the engine's own projection for that 
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import httpx
@@ -63,7 +64,12 @@ def check_messages(messages, viewer, states, actions):
         assert log == expected
 
 
-@pytest.mark.parametrize("game, players, seed", [("toysecret", 2, 1), ("toysecret", 3, 2), ("toy", 3, 3)])
+HAS_TZOLKIN = importlib.util.find_spec("mayagames.tzolkin") is not None
+REAL_GAMES = [pytest.param("tzolkin", 3, 4, marks=pytest.mark.skipif(not HAS_TZOLKIN, reason="no Tzolk'in engine"))]
+
+
+@pytest.mark.parametrize("game, players, seed",
+                         [("toysecret", 2, 1), ("toysecret", 3, 2), ("toy", 3, 3), *REAL_GAMES])
 def test_every_message_is_the_seats_own_projection(live, support, game, players, seed):
     data, clients, spectator = play_random_game(live, support, game, players, seed)
     with httpx.Client(base_url=live.url) as http:
