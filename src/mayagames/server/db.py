@@ -16,8 +16,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, create_engine,
-                        delete, event, func, select, text, update)
+from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, bindparam,
+                        create_engine, delete, event, func, insert, select, text, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
@@ -71,6 +71,13 @@ class MoveRow(Base):
     text: Mapped[str] = mapped_column(String(256))
     seat: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+INSERT_MOVE = insert(MoveRow)
+UPDATE_TABLE = update(TableRow).where(TableRow.id == bindparam("tid")).values(
+    move_count=bindparam("move_count"), status=bindparam("status"),
+    result=bindparam("result", type_=JSON(none_as_null=True)),
+    updated_at=bindparam("updated_at", type_=DateTime(timezone=True)))
 
 
 @dataclass
@@ -173,22 +180,25 @@ class Database:
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
                     status: str, result: dict[str, Any] | None) -> None:
-        """Store move ``number``; fails (IntegrityError) if that number is taken."""
+        """Store move ``number``; fails (IntegrityError) if that number is taken.
+
+        The hot path of every move: prebuilt Core statements (profiled: the ORM unit of
+        work cost ten times more than the write itself).
+        """
         stamp = now()
-        with Session(self.engine) as session, session.begin():
-            session.add(MoveRow(table_id=table_id, number=number, text=text_, seat=seat,
-                                created_at=stamp))
-            session.flush()
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(
-                move_count=number, status=status, result=result, updated_at=stamp))
+        with self.engine.begin() as conn:
+            conn.execute(INSERT_MOVE, {"table_id": table_id, "number": number, "text": text_,
+                                       "seat": seat, "created_at": stamp})
+            conn.execute(UPDATE_TABLE, {"tid": table_id, "move_count": number, "status": status,
+                                        "result": result, "updated_at": stamp})
 
     def truncate_moves(self, table_id: str, keep: int) -> None:
         """Delete every move after the first ``keep`` (an undo)."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
-                                                  MoveRow.number > keep))
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(
-                move_count=keep, status="playing", result=None, updated_at=now()))
+        with self.engine.begin() as conn:
+            conn.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
+                                               MoveRow.number > keep))
+            conn.execute(UPDATE_TABLE, {"tid": table_id, "move_count": keep, "status": "playing",
+                                        "result": None, "updated_at": now()})
 
     # --- reads ----------------------------------------------------------
     def load_table(self, table_id: str) -> StoredTable | None:
