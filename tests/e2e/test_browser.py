@@ -186,3 +186,25 @@ def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shot
     expect(page.locator("#summary")).to_be_visible()
     page.screenshot(path=shots / "tzolkin-game-over.png", full_page=True)
     assert clicks_on_board > decisions // 2  # most decisions were taken on the board itself
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mayagames.tikal") is None, reason="no Tikal engine")
+def test_tikal_board_is_playable_by_clicking(server, new_page, support, shots):
+    """The first 30 decisions of a Tikal game against a bot, taken on the board."""
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game="tikal", agents=["human", "random"], seed=3)
+    page = new_page(width=1280, height=1000)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    for decision in range(30):
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        logged = page.locator("#log li").count()
+        targets = page.locator("#board .target")
+        assert targets.count() > 0, "every Tikal decision has a place on the board"
+        targets.nth(decision % targets.count()).click()
+        chooser = page.locator("#chooser")
+        if chooser.count():
+            chooser.locator("button").first.click()
+        expect(page.locator("#log li")).not_to_have_count(logged)
+        if decision == 12:
+            page.screenshot(path=shots / "tikal.png", full_page=True)
+    assert png(shots / "tikal.png")

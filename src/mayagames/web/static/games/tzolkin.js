@@ -162,7 +162,7 @@ function drawButtons(legal, y0) {
   }
   let s = "", x = 16;
   for (const [key, name] of seen) {
-    const width = Math.max(110, name.length * 9 + 24);
+    const width = Math.max(110, name.length * 10 + 28);
     s += button(key, x, y0, width, 40, name);
     x += width + 10;
   }
