@@ -23,6 +23,7 @@ import json
 import os
 import platform
 import random
+import resource
 import signal
 import socket
 import statistics
@@ -167,12 +168,14 @@ async def run(args: argparse.Namespace) -> dict:
             async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
                 started = time.monotonic()
                 cpu_before = cpu_seconds(server.pid)
+                client_before = resource.getrusage(resource.RUSAGE_SELF)
                 until = started + args.seconds
                 done = await asyncio.gather(*(play_games(base, ws_base, http, until, args.think,
                                                          rtts, errors, slot)
                                               for slot in range(args.games)))
                 elapsed = time.monotonic() - started
                 cpu_after = cpu_seconds(server.pid)
+                client_after = resource.getrusage(resource.RUSAGE_SELF)
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=30)
@@ -186,6 +189,9 @@ async def run(args: argparse.Namespace) -> dict:
         "server_cpu_ms_per_move": (round((cpu_after - cpu_before) * 1000 / len(ms), 3)
                                    if ms and cpu_before is not None and cpu_after is not None
                                    else None),
+        "client_cpu_ms_per_move": round(
+            (client_after.ru_utime + client_after.ru_stime - client_before.ru_utime
+             - client_before.ru_stime) * 1000 / len(ms), 3) if ms else None,
         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "rtt_ms": {"p50": round(percentile(ms, 0.50), 2), "p95": round(percentile(ms, 0.95), 2),
                    "p99": round(percentile(ms, 0.99), 2), "max": round(max(ms), 2),
