@@ -208,3 +208,9 @@ def test_tikal_board_is_playable_by_clicking(server, new_page, support, shots):
         if decision == 12:
             page.screenshot(path=shots / "tikal.png", full_page=True)
     assert png(shots / "tikal.png")
+
+
+def test_unknown_table_page_says_so(server, new_page):
+    page = new_page()
+    page.goto(f"{server.url}/table/nosuchtable")
+    expect(page.locator("#status")).to_have_text("There is no such table.")

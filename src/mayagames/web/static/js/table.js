@@ -21,6 +21,7 @@ const app = {
   summaryShown: false,
   handoverFor: null,
   replay: null,                 // {step, total, perspective, frame} while replaying
+  stopped: false,               // the table cannot be shown: do not reconnect
 };
 
 // --- tokens from the invite link (#token=T or hot-seat #tokens=0:T0,1:T1) -----------
@@ -58,6 +59,7 @@ function connect() {
   ws.onclose = (event) => {
     app.pending = null;
     if (event.code === 4404) { setStatus("There is no such table."); return; }
+    if (app.stopped) return;
     setStatus("Connection lost — reconnecting…");
     setTimeout(connect, app.retry);
     app.retry = Math.min(app.retry * 2, 8000);
@@ -94,6 +96,11 @@ function onState(message) {
 
 function onError(message) {
   if (message.rid !== undefined && message.rid === app.pending) app.pending = null;
+  if (message.error === "broken_table" || message.error === "no_table") {
+    app.stopped = true;  // retrying cannot help
+    setStatus(message.message);
+    return;
+  }
   if (message.error === "bad_token") {
     toast("This link does not open a seat of this table; you are watching.");
     if (app.fresh === app.token) app.fresh = null;
