@@ -179,3 +179,18 @@ def test_pages_and_static_files_are_served(client):
     assert "<html" in client.get("/table/abc").text.lower()
     assert client.get("/static/games/toy.js").status_code == 200
     assert client.get("/static/games/generic.js").status_code == 200
+
+
+def test_an_engine_failure_is_a_clear_500_and_changes_nothing(make_app, support, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from mayagames.core.toy import ToyState
+
+    with TestClient(make_app(), raise_server_exceptions=False) as client:
+        data = support.create_table(client, seed=5)
+        with monkeypatch.context() as patch:
+            patch.setattr(ToyState, "_apply", lambda self, action: 1 / 0)
+            response = move(client, support, data["table"], data["tokens"][0], 0, action_id=0)
+        assert response.status_code == 500 and response.json()["error"] == "server_error"
+        assert client.get(f"/api/tables/{data['table']}").json()["move_number"] == 0
+        assert move(client, support, data["table"], data["tokens"][0], 0, action_id=0).status_code == 200

@@ -160,3 +160,15 @@ def test_bot_answers_over_the_socket(live, support):
 def test_messages_are_plain_json_objects(live, support, table):
     c = support.WsClient(live, table["table"], table["tokens"][0])
     assert json.loads(json.dumps(c.state)) == c.state
+
+
+def test_an_engine_failure_is_reported_and_the_socket_lives(live, support, table, monkeypatch):
+    from mayagames.core.toy import ToyState
+
+    c = support.WsClient(live, table["table"], table["tokens"][0])
+    with monkeypatch.context() as patch:
+        patch.setattr(ToyState, "_apply", lambda self, action: 1 / 0)
+        c.move(0, rid="boom")
+        assert c.until(lambda m: m.get("rid") == "boom")["error"] == "server_error"
+    c.move(0, rid="ok")
+    assert c.until(lambda m: m.get("ack") == "ok")["move_number"] == 1

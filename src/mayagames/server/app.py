@@ -68,6 +68,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=exc.status)
 
+    @app.exception_handler(Exception)
+    async def server_failure(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "server_error", "message": "the server failed on this "
+                             "request; nothing was changed"}, status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
@@ -244,6 +250,10 @@ class SocketSession:
             self.error(exc, rid)
             if exc.code == "stale" and self.greeted:
                 self.service.subscribe(self.room, self.sub, self.sub.seat)
+        except Exception:  # a bug (e.g. in an engine): report it, keep the connection
+            log.exception("table %s: request %r failed", self.room.id, raw[:200])
+            self.error(ServerError(500, "server_error", "the server failed on this request; "
+                                   "nothing was played"), rid)
 
     async def dispatch(self, request: Any) -> None:
         if isinstance(request, WsHello):
