@@ -91,6 +91,8 @@ class TerminalGame:
                 else:
                     if last_actor != seat:  # a new turn for this human: show the board
                         self.say(self.state.render(seat))
+                    else:  # a later step of the same turn: what this decision offers
+                        self.show_details(seat)
                     last_human = seat
                     action = self.human_turn(seat)
                 last_actor = seat
@@ -105,6 +107,14 @@ class TerminalGame:
         self.show_result()
         self.autosave()
         return self.state
+
+    def show_details(self, seat: int) -> None:
+        """The game's optional details of the pending decision (Rich markup)."""
+        details = self.state.info.extra.get("details")  # (view, seat) -> str
+        if details:
+            text = details(self.state.view(seat), seat)
+            if text:
+                self.say(text)
 
     def human_turn(self, seat: int) -> Action:
         legal = self.state.legal_actions()

@@ -120,6 +120,18 @@ def test_views_hide_stacks_boxes_and_generator():
     assert s.view(0).rng.state != s.rng.state
 
 
+def test_a_view_does_not_carry_the_seed():
+    """An agent gets a view object: with the true seed it could rebuild every hidden shuffle."""
+    s = new_game("tzolkin", 2, seed=987_654)
+    draft(s)
+    for seat in (0, 1, None):
+        view = s.view(seat)
+        assert view.seed == 0
+        rebuilt = new_game("tzolkin", 2, seed=view.seed)
+        assert rebuilt.stacks != s.stacks
+        assert view.determinize(Rng(1)).seed == 0
+
+
 def test_determinize_resamples_consistently():
     s = new_game("tzolkin", 4, seed=2)
     play(s, legal(s)[0])
@@ -172,3 +184,29 @@ def test_seat_features():
     assert f[0]["starting_player"] == "true" and f[2]["tiles"] == "+".join(sorted(
         DATA.tiles[t].id for t in s.kept[2]))
     assert features(s.view(1)) == f
+
+
+def test_hidden_items_never_reach_another_seat_during_a_game():
+    """At every decision of a game, no view of another seat (nor a spectator's) shows an
+    unseen tile, stack or box item, and no log line shows another seat's draft pick."""
+    s = new_game("tzolkin", 3, seed=44)
+    rng = Rng(44)
+    while not s.is_terminal:
+        for seat in (0, 1, 2, None):
+            d = s.view(seat).to_dict()
+            assert {x for st in d["buildings"]["stacks"] for x in st} <= {"?"}
+            assert set(d["buildings"]["box"]) <= {"?"} and set(d["monuments"]["box"]) <= {"?"}
+            assert set(d["start_tiles"]["box"]) <= {"?"}
+            for other in range(3):
+                if other == seat:
+                    continue
+                shown = {t for t in d["players"][other]["start_tiles"]["dealt"] if t != "?"}
+                kept = {DATA.tiles[t].id for t in s.kept[other]} if s.revealed else set()
+                assert shown == kept
+                assert set(d["players"][other]["start_tiles"]["kept"]) <= ({"?"} | kept)
+        action = s.legal_actions()[rng.randbelow(len(s.legal_actions()))]
+        for seat in (0, 1, 2, None):
+            text = s.public_notation(action, seat)
+            if seat != s.cur and isinstance(action, type(s.parse_action("keep w01 w02"))):
+                assert text == "keep (hidden)"
+        s.apply(action)

@@ -147,6 +147,8 @@ def check_views(name: str, num_players: int, seed: int = 0, every: int = 3) -> N
         for seat in list(range(num_players)) + [None]:
             view = state.view(seat)
             assert view.viewer == seat
+            assert view.seed == 0 or state.seed == 0, (
+                f"{name}: a view carries the true seed (it would regenerate every hidden shuffle)")
             shown = fingerprint(view)
             assert shown == fingerprint(state.clone().view(seat)), f"{name}: view not stable"
             full = view.determinize(rng)

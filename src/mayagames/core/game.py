@@ -181,7 +181,11 @@ class State(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> "State":
-        """What ``seat`` may know, as a redacted state (``None``: a spectator)."""
+        """What ``seat`` may know, as a redacted state (``None``: a spectator).
+
+        A view carries neither the true generator nor the seed (``seed == 0``):
+        either would regenerate every hidden shuffle.
+        """
 
     @abstractmethod
     def determinize(self, rng: Rng) -> "State":

@@ -153,6 +153,7 @@ class ToyState(State):
     def view(self, seat: int | None) -> "ToyState":
         v = self.clone()
         v.viewer = seat
+        v.seed = 0  # the seed would regenerate every shuffle
         v.rng = Rng(0)  # the true generator would reveal future draws
         v.deck = [HIDDEN] * len(self.deck)
         v.hands = [sorted(h) if i == seat else [HIDDEN] * len(h) for i, h in enumerate(self.hands)]

@@ -305,6 +305,7 @@ class TikalState(State):
         v = self.clone()
         v.viewer = seat
         v.redacted = True
+        v.seed = 0  # the seed would regenerate every hidden shuffle
         v.rng = Rng(0)  # the true generator would reveal future draws
         v.deck = [HIDDEN] * len(self.deck)
         v.bag = [HIDDEN] * len(self.bag)

@@ -17,7 +17,7 @@ from ..core.game import GameInfo, OptionSpec
 from ..core.registry import register
 from .actions import parse_action
 from .components import DATA
-from .render import render
+from .render import decision_details, render
 from .state import TzolkinState
 
 OPTIONS = (
@@ -64,7 +64,7 @@ INFO = register(GameInfo(
     min_players=2, max_players=4, new_game=new_game, parse_action=parse_action, render=render,
     options=OPTIONS, max_decisions=20_000,
     doc="Worker placement on the gears of the Maya calendar (base game).",
-    extra={"seat_features": seat_features},
+    extra={"seat_features": seat_features, "details": decision_details},
 ))
 TzolkinState.info = INFO
 

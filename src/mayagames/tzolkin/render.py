@@ -11,7 +11,12 @@ from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
 from .layout import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD,
                      WORKERS, WTILES)
-from .rules import FRAME_HELP
+from .explain import FRAME_HELP
+from .actions import Build, Do, Harvest
+from .components import ARCHITECTURE, BUILDING_INDEX
+from .layout import TEMPLE_VP, B_UXMAL, K_BUILD, K_CHOOSE, K_HARVEST, K_MIRROR, K_PLACING, K_TURN
+from .rules import MIRROR_CORN, TARIFF, action_costs, uxmal_price
+from .summary import action_summary, harvest_options, placement_costs
 
 SEAT_COLOURS = ("red", "green", "blue", "magenta")
 SHORT_GOODS = {"corn": "corn", "wood": "wood", "stone": "stone", "gold": "gold", "skull": "skull"}
@@ -55,14 +60,14 @@ def effects_text(eff: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def scoring_text(sc: Mapping[str, Any]) -> str:
+def scoring_text(sc: Mapping[str, Any], players: int = 4) -> str:
     kind = sc["kind"]
     texts = {
         "per_category": lambda: f"{sc.get('vp')} VP per {sc.get('category')} building/monument",
         "per_building": lambda: f"{sc.get('vp')} VP per building/monument",
         "per_corn_tile": lambda: f"{sc.get('vp')} VP per corn tile",
         "per_wood_tile": lambda: f"{sc.get('vp')} VP per wood tile",
-        "per_monument_built": lambda: "VP per monument built by anyone",
+        "per_monument_built": lambda: f"{sc['vp_by_players'][str(players)]} VP per monument built by anyone",
         "techs_at_level3": lambda: "9/20/33 VP for 1/2/3+ techs at level 3",
         "per_tech_level": lambda: f"{sc.get('vp')} VP per tech level",
         "workers_in_play": lambda: "0/6/12/18 VP for 3/4/5/6 workers",
@@ -110,9 +115,10 @@ def board_lines(s: Any) -> list[str]:
     lines.append(f"  Chichen Itza skulls  {slots}")
     jungle = "  ".join(f"{k}: {s.jcorn[k]} corn/{s.jwood[k]} wood" for k in DATA.jungle_spaces)
     lines.append(f"  Jungle (Palenque)   {jungle}")
-    lines.append("[bold]Temples[/] (step of each player; -1 bottom, top shown)")
+    lines.append("[bold]Temples[/] (step of each player and its VP; -1 bottom, top shown)")
     for t, spec in enumerate(DATA.temples):
-        steps = "  ".join(f"{seat_tag(i)} {P[TEMPLE + t]}" for i, P in enumerate(s.p))
+        steps = "  ".join(f"{seat_tag(i)} {P[TEMPLE + t]} ({TEMPLE_VP[t][P[TEMPLE + t] + 1]} VP)"
+                          for i, P in enumerate(s.p))
         lines.append(f"  {spec.title:<13} top {TEMPLE_TOP[t]}:  {steps}")
     return lines
 
@@ -132,7 +138,7 @@ def offer_lines(s: Any) -> list[str]:
         if m != EMPTY:
             mon = DATA.monuments[m]
             lines.append(f"  {mon.id} {mon.category:<5} cost {cost_text(mon.cost, mon.skull_cost)}: "
-                         f"{scoring_text(mon.scoring)}")
+                         f"{scoring_text(mon.scoring, s.num_players)}")
     return lines
 
 
@@ -172,6 +178,71 @@ def tile_text(tile: Any) -> str:
     return ", ".join(parts)
 
 
+# --- what the player deciding now needs to see -------------------------------------------------
+def workers_lines(s: Any, seat: int) -> list[str]:
+    """The seat's workers on the gears and what each space's action gives now."""
+    lines = []
+    for g, occ in enumerate(s.gears):
+        for pos in range(SPACES[g]):
+            if occ[pos] == seat:
+                lines.append(f"  {DATA.gears[g].title} {pos}: {escape(action_summary(s, seat, g, pos))}")
+    return ["[bold]Your workers on the gears[/] (pick up: this action, a lower one for 1 corn "
+            "per step, or nothing)"] + lines if lines else []
+
+
+def placement_lines(s: Any, seat: int, placed: int) -> list[str]:
+    """Where the next worker would go on each gear and what it costs (space + tariff)."""
+    cells = []
+    for gear, space, corn in placement_costs(s, seat, placed):
+        if gear == "start":
+            waiting = f", {s.sps_corn} corn waiting there" if s.sps_corn else ""
+            cells.append(f"Starting Player Space {corn}{waiting}")
+        else:
+            cells.append(f"{gear} {space} → {corn}")
+    if not cells:
+        return []
+    return [f"[bold]Next worker[/] (space number + tariff {TARIFF[placed]}, in corn): " + "; ".join(cells)]
+
+
+def choice_lines(s: Any, seat: int) -> list[str]:
+    """The options of the pending decision with what each gives (action choices, harvest,
+    Uxmal 4 prices)."""
+    fr = s.stack[-1]
+    kind = fr[0]
+    legal = s.legal_actions()
+    if kind in (K_CHOOSE, K_MIRROR):
+        costs = dict(action_costs(s.p[seat], fr[1], fr[2])) if kind == K_CHOOSE else {}
+        out = []
+        for a in legal:
+            if isinstance(a, Do):
+                paid = costs.get(a.space, 0) if kind == K_CHOOSE else MIRROR_CORN
+                price = f" (pay {paid} corn)" if paid else ""
+                summary = action_summary(s, seat, GEARS.index(a.gear), a.space)
+                out.append(f"  {a}{price}: {escape(summary)}")
+        return out
+    if kind == K_HARVEST:
+        options = harvest_options(s, seat, fr[1])
+        return [f"  {a}: {escape(options[a.mode])}" for a in legal if isinstance(a, Harvest)]
+    if kind == K_BUILD and fr[1] == B_UXMAL:
+        level = s.p[seat][TECH + ARCHITECTURE]
+        return [f"  {a}: {uxmal_price(s, BUILDING_INDEX[a.building], level)} corn"
+                for a in legal if isinstance(a, Build)]
+    return []
+
+
+def now_lines(s: Any, seat: int | None) -> list[str]:
+    kind = s.stack[-1][0]
+    lines = [f"[bold]Now[/]: {seat_tag(s.cur)} — {FRAME_HELP[kind]}"]
+    if seat is None or seat != s.cur:
+        return lines
+    can_place = s.p[seat][READY] > 0
+    if kind == K_TURN:
+        lines = workers_lines(s, seat) + (placement_lines(s, seat, 0) if can_place else []) + lines
+    elif kind == K_PLACING and not s.stack[-1][2] and can_place:
+        lines = placement_lines(s, seat, s.stack[-1][1]) + lines
+    return lines + choice_lines(s, seat)
+
+
 def render(state: State, seat: int | None) -> str:
     s: Any = state
     lines = header(s) + board_lines(s) + offer_lines(s) + player_lines(s, seat)
@@ -180,5 +251,12 @@ def render(state: State, seat: int | None) -> str:
         lines.append("[bold]Final scores[/]: " + ", ".join(
             f"{seat_tag(i)} {score:g}" for i, score in enumerate(scores)))
     else:
-        lines.append(f"[bold]Now[/]: {seat_tag(s.cur)} — {FRAME_HELP[s.stack[-1][0]]}")
+        lines += now_lines(s, seat)
     return "\n".join(lines)
+
+
+def decision_details(state: State, seat: int | None) -> str:
+    """The pending decision with what each option gives (shown by the terminal between
+    the steps of a turn, when the whole board is not redrawn)."""
+    s: Any = state
+    return "" if s.phase == OVER else "\n".join(now_lines(s, seat))

@@ -13,6 +13,7 @@ from ..core.errors import IllegalAction
 from ..core.game import GameInfo, State
 from ..core.rng import Rng
 from . import rules
+from .explain import explain
 from .actions import Keep
 from .components import DATA, GEARS, RESOURCES
 from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, GOLD, HIDDEN, HOLES,
@@ -126,7 +127,7 @@ class TzolkinState(State):
         rules.apply_action(self, action)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
-        rule, message = rules.explain(self, action)
+        rule, message = explain(self, action)
         return IllegalAction(rule, message, action)
 
     def scores(self) -> list[float]:
@@ -167,10 +168,12 @@ class TzolkinState(State):
     def view(self, seat: int | None) -> "TzolkinState":
         """Hidden: other seats' dealt tiles (their kept ones show once revealed) and their
         unrevealed draft choice, undealt tiles left in the box, the order and identity of
-        the building stacks, the box of buildings and of monuments, the generator."""
+        the building stacks, the box of buildings and of monuments, the generator and the
+        seed (from which the whole setup could be rebuilt)."""
         v = self.clone()
         v.viewer = seat
         v.rng = Rng(0)
+        v.seed = 0                     # the seed would regenerate every shuffle of the setup
         for other in range(self.num_players):
             if other == seat:
                 continue
