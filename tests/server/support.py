@@ -136,7 +136,7 @@ class TallyState(State):
 
     def view(self, seat: int | None) -> "TallyState":
         v = self.clone()
-        v.viewer, v.rng = seat, Rng(0)
+        v.viewer, v.rng, v.seed = seat, Rng(0), 0  # a view carries neither generator nor seed
         return v
 
     def determinize(self, rng: Rng) -> "TallyState":

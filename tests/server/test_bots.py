@@ -50,3 +50,4 @@ def test_bot_seats_cannot_be_taken_by_people(client, support):
     response = client.post(f"/api/tables/{data['table']}/moves", headers=support.bearer(data["tokens"][1]),
                            json={"move_number": 0, "action_id": 0})
     assert response.status_code == 403 and response.json()["error"] == "not_your_turn"
+
