@@ -195,3 +195,21 @@ def test_fisher_from_the_only_lake_is_not_offered():
     s._legal = None
     play(s, "power fisher")
     assert legal_texts(s) == ["at e4"]
+
+
+def test_tracker_moves_two_different_explorers_not_one_twice():
+    """Rule 9 Tracker: 2 Explorers, each one step (gap A16) - not one Explorer two steps."""
+    s = strip_board(with_power("tracker"))
+    put(s, 0, "e4", explorers=1)
+    play(s, "power tracker", "move explorer e4 e3")
+    # the only Explorer has moved: it may not step on again from e3
+    assert not any(t.startswith("move explorer e3") for t in legal_texts(s))
+    assert s.stack == [] and s.turn == 0  # nothing left to move: the power is over
+    s = strip_board(with_power("tracker"))
+    put(s, 0, "e4", explorers=1)
+    put(s, 0, "e3", explorers=1)
+    play(s, "power tracker", "move explorer e4 e3")
+    # one Explorer on e3 has not moved yet: it may go on; the moved one may not
+    assert "move explorer e3 d3" not in legal_texts(s)  # d3 is Jungle
+    play(s, "move explorer e3 e4")
+    assert s.explorers[hx(s, "e4")] == 1 and s.explorers[hx(s, "e3")] == 1 and s.stack == []
