@@ -153,18 +153,30 @@ def test_permanent_card_adds_ap_to_the_token():
     assert s.pending.points == value + 3
 
 
+def test_permanent_card_used_alone_from_the_right_is_the_turns_action():
+    """Rule 5: "played alone as an action"; gap A9 frees only a card on the left."""
+    s = action_phase(fresh(2), 0)
+    c = give_card(s, 0, "ap-2")
+    play(s, "use ap-2")
+    assert s.pending.points == 2 and s.pending.ctx == "alone" and s.down[c]
+    play(s, "deploy explorer e4", "end")
+    assert s.turn == 1 and s.stack == []
+
+
 def test_used_permanent_left_on_the_right_is_discarded_when_passing():
     s = action_phase(fresh(2), 0)
     c = give_card(s, 0, "ap-1")
-    play(s, "use ap-1", "end", "pass")
+    play(s, "use ap-1", "end", "pass", "pass")
     assert c in s.discard and s.right[0] == [] and not s.down[c]
 
 
 def test_used_permanent_can_still_be_kept():
     s = action_phase(fresh(2), 0)
     c = give_card(s, 0, "ap-1")
-    play(s, "use ap-1", "end", "keep ap-1")
-    assert s.left[0] == [c] and s.down[c]
+    play(s, "use ap-1", "end")
+    give_card(s, 1, "ap-2")
+    play(s, "keep ap-2", "keep ap-1")
+    assert s.left[0] == [c] and s.down[c] and s.turn == 1
 
 
 def test_passed_players_are_skipped_until_all_pass():

@@ -245,11 +245,14 @@ def play_card(s: TikalState, seat: int, name: str, kept: bool) -> None:
 
 
 def use_alone(s: TikalState, seat: int, name: str, kept: bool) -> None:
-    """Rule 5 / gap A9: a permanent card used alone gives its AP to spend now; free, flips it."""
+    """Rule 5 / gap A9: a permanent card used alone gives its AP to spend now and flips.
+
+    Rule 5 plays it "alone as an action"; gap A9 makes it free (no turn) when the card is on
+    the left (kept, passive). Used alone from the right it is the turn's action."""
     side = s.left[seat] if kept else s.right[seat]
     c = first_card(s, side, name, prefer_up=True)
     s.down[c] = True
-    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=False))
+    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=not kept))
 
 
 def activate_token(s: TikalState, seat: int) -> None:
