@@ -260,3 +260,15 @@ def test_last_round_goes_to_final_scoring_not_upkeep():
     put(s, 0, "e4", explorers=1)
     _end_round(s)
     assert s.phase_name == "final_scoring" and s.round == 6 and s.pending.ctx == "final"
+
+
+def test_permanent_bonus_may_be_added_after_the_token_is_spent():
+    """Rule 5: +1/+2 AP "when you use your AP token" - also once its own AP are spent."""
+    s = action_phase(fresh(2), 0)
+    s.ap_token[0] = 6
+    s.bag.remove(6)
+    give_card(s, 0, "ap-2", kept=True)
+    play(s, "activate", *["deploy explorer e4"] * 6)
+    assert s.pending.points == 0 and legal_texts(s) == ["end", "use kept ap-2"]
+    play(s, "use kept ap-2")
+    assert s.pending.points == 2

@@ -563,8 +563,16 @@ def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
 def ap_legal(s: TikalState, f: Frame) -> list:
     seat, p, ctx = f.seat, f.points, f.ctx
     acts: list = [END]
-    if p <= 0:
-        return acts
+    if p > 0:
+        spend_actions(s, f, acts)
+    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9), at any point
+        bonus_actions(s, seat, acts)
+    return acts
+
+
+def spend_actions(s: TikalState, f: Frame, acts: list) -> None:
+    """The AP actions (rule 6) the frame's points may buy, appended to ``acts``."""
+    seat, p, ctx = f.seat, f.points, f.ctx
     general = ctx in GENERAL
     cost = s.C.ap_costs
     if (general or ctx == SCOUT) and p >= cost["deploy"]:
@@ -573,7 +581,7 @@ def ap_legal(s: TikalState, f: Frame) -> list:
     if p >= cost["transfer"]:
         transfer_actions(s, seat, acts)
     if not general:
-        return acts
+        return
     if p >= cost["base_camp"]:
         camp_actions(s, seat, acts)
     if p >= cost["trail_stone"]:
@@ -604,15 +612,17 @@ def ap_legal(s: TikalState, f: Frame) -> list:
             acts.append(T.unearth[h])
     if p >= cost["trade"] and trade_takes(s, seat):
         acts.append(TRADE)
-    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9)
-        for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
-            for c in cards:
-                card = s.C.cards[c]
-                if card.permanent and not s.down[c]:
-                    u = make(Use, card.name, kept)
-                    if u not in acts:
-                        acts.append(u)
-    return acts
+
+
+def bonus_actions(s: TikalState, seat: int, acts: list) -> None:
+    """The face-up permanent cards (right or left) that may add their AP to the AP token."""
+    for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
+        for c in cards:
+            card = s.C.cards[c]
+            if card.permanent and not s.down[c]:
+                u = make(Use, card.name, kept)
+                if u not in acts:
+                    acts.append(u)
 
 
 def edge_between(s: TikalState, a: int, b: int) -> int:
