@@ -63,7 +63,7 @@ def test_jungle_to_jungle_needs_a_token():
 
 def test_any_tile_type_may_be_entered():
     s = strip_board(fresh(2))
-    lay_tile(s, "f4", "B2")  # the B Volcano
+    lay_tile(s, "f4", "B-2")  # the B Volcano
     print_stones(s, "e4", [0, 0, 1, 0, 0, 0])
     put(s, 0, "e4", explorers=1)
     ap_turn(s, 0, 2)
@@ -114,7 +114,7 @@ def test_stranded_em_cannot_walk_but_can_use_camps():
 # --- base camps, stones, supply ------------------------------------------------------------------
 def test_set_up_and_move_a_base_camp():
     s = fresh(2)
-    lay_tile(s, "c4", "A3")  # a Clearing
+    lay_tile(s, "c4", "A-3")  # a Clearing
     give_camp(s, 1, "d6")
     ap_turn(s, 0, 12)
     camps = [t for t in legal_texts(s) if t.startswith("camp")]
@@ -255,7 +255,7 @@ def test_at_most_two_guardians():
 # --- treasures -----------------------------------------------------------------------------------
 def test_unearth_one_em_per_token_max_two_per_ruin():
     s = fresh(2)
-    lay_tile(s, "c4", "B3")  # ruins, 4 masks: 4 face-down treasures
+    lay_tile(s, "c4", "B-3")  # ruins, 4 masks: 4 face-down treasures
     put(s, 0, "c4", explorers=3)
     top = s.ruin[hx(s, "c4")][-1]
     ap_turn(s, 0, 13)

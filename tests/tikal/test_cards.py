@@ -23,7 +23,7 @@ def test_card_1_takes_the_blue_pair():
 @pytest.mark.parametrize("card,count", [("ruin-2", 2), ("ruin-3", 3)])
 def test_cards_2_3_explorers_onto_a_ruin_with_treasures(card, count):
     s = ready()
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     give_card(s, 0, card)
     play(s, f"play {card}")
     assert legal_texts(s) == ["at b5", "at c4", "at h3"]
@@ -44,7 +44,7 @@ def test_ruin_card_not_playable_without_treasures():
 
 def test_cards_4_5_6_unearth_with_distinct_ems():
     s = ready()
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     put(s, 0, "c4", explorers=3)
     put(s, 0, "b5", explorers=1)
     give_card(s, 0, "dig-3")
@@ -102,7 +102,7 @@ def test_card_9_camp_then_move_when_both_out():
     assert s.camps[0] == [hx(s, "d4")] and s.turn == 1
     s.turn = 0
     give_camp(s, 0, "f2")
-    lay_tile(s, "c4", "A3")
+    lay_tile(s, "c4", "A-3")
     give_card(s, 0, "camp")
     play(s, "play camp")
     assert legal_texts(s) == ["camp c4 from d4", "camp c4 from f2", "camp d6 from d4", "camp d6 from f2"]
@@ -157,7 +157,7 @@ def test_cards_16_17_18_symbol_tiles_on_dotted_hexes():
     with pytest.raises(IllegalAction, match="dotted border hex"):
         play(s, "at c4")
     play(s, "at a3", "rotate 1")
-    t = s.C.tile_index["T3"]
+    t = s.C.tile_index["T-3"]
     assert s.tile_on[hx(s, "a3")] == t and s.level[hx(s, "a3")] == 4 and t not in s.symbol_supply
     assert s.printed[hx(s, "a3") * 6:hx(s, "a3") * 6 + 6] == list(s.C.tiles[t].rotated(1))
 

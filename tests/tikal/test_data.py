@@ -73,7 +73,7 @@ def _problems(raw):
 def test_wrong_stones_are_reported_with_the_tile(raw):
     raw["tiles.json"]["tiles"][3]["stones"] = [1, 2, 5]
     text = _problems(raw)
-    assert "tile 'A4'" in text and "stones must be a list of 6 integers 0..3" in text
+    assert "tile 'A-4'" in text and "stones must be a list of 6 integers 0..3" in text
 
 
 def test_bad_temple_value_and_ruin_masks(raw):
@@ -121,7 +121,7 @@ def test_card_counts_must_sum_to_60(raw):
 def test_card_effect_and_symbol_tile_references(raw):
     kinds = raw["cards.json"]["kinds"]
     kinds[2]["effect"] = "teleport"
-    next(k for k in kinds if k["effect"] == "symbol_tile")["variants"][0]["tile"] = "A1"
+    next(k for k in kinds if k["effect"] == "symbol_tile")["variants"][0]["tile"] = "A-1"
     text = _problems(raw)
     assert "unknown effect 'teleport'" in text and "must be a symbol tile" in text
 
@@ -259,3 +259,11 @@ def test_setup_volcanoes_and_ruins_are_checked(raw):
 def test_volcano_tiles_match_the_3d_volcanoes(raw):
     raw["components.json"]["volcanoes_3d"] = 5
     assert "volcanoes_3d is 5 but 6 Volcano tiles can come into play" in _problems(raw)
+
+
+def test_tile_ids_cannot_read_like_hexes(raw):
+    """Usability: 'take tile a1' once read like the hex a1; ids are now like 'A-1'."""
+    assert all("-" in t.id and t.id.lower() not in default_components().board.by_name
+               for t in default_components().tiles)
+    raw["tiles.json"]["tiles"][0]["id"] = "C3"
+    assert "tile id 'C3' reads like the hex 'c3'" in _problems(raw)

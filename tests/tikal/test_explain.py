@@ -29,7 +29,7 @@ def test_turn_messages():
     s = action_phase(fresh(2), 0)
     assert "activating your AP token" in rejected(s, "deploy explorer e4").message
     assert rejected(s, "keep dig-1").rule == "Tikal 5.1: Move an action card"
-    assert "is not on your campsite" in rejected(s, "place b3").message
+    assert "is not on your campsite" in rejected(s, "place B-3").message
     give_card(s, 0, "ap-1", kept=True)
     play(s, "use kept ap-1", "end")
     assert "already used this round" in rejected(s, "use kept ap-1").message

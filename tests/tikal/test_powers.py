@@ -178,7 +178,7 @@ def test_unused_director_scores_five_at_the_end():
     action_phase(s, s.order[0])
     s.power_used[0] = "driver"
     before = list(s.pp)
-    lay_tile(s, "c4", "A1")
+    lay_tile(s, "c4", "A-1")
     play(s, "pass", "pass", "end", "end")
     assert s.is_terminal
     assert s.pp[1] - before[1] == 5 and s.pp[0] == before[0]

@@ -100,7 +100,7 @@ def test_statuettes_fix_next_round_order():
 # --- action phase ----------------------------------------------------------------------------------
 def test_passing_needs_a_used_campsite():
     s = action_phase(fresh(2), 0)
-    give_tile(s, 0, "A1")
+    give_tile(s, 0, "A-1")
     give_card(s, 0, "camp")
     s.ap_token[0] = s.bag.pop()
     with pytest.raises(IllegalAction) as err:

@@ -70,7 +70,7 @@ def test_jungles_times_temples():
 
 def test_lakes_times_visible_masks():
     s = fresh(2)
-    lay_tile(s, "c4", "B3")  # ruins, 4 masks, 4 treasures on it
+    lay_tile(s, "c4", "B-3")  # ruins, 4 masks, 4 treasures on it
     put(s, 0, "c4", explorers=1)
     put(s, 0, "b5", explorers=1)  # ruins F2: 2 masks, 2 treasures
     put(s, 0, "c6", explorers=1)  # lake F6
@@ -104,7 +104,7 @@ def _volcano_game(players, **options):
     s = fresh(players, **options)
     action_phase(s, s.order[1])
     placer = s.order[1]
-    give_tile(s, placer, "B2")
+    give_tile(s, placer, "B-2")
     return s, placer
 
 
@@ -112,7 +112,7 @@ def test_volcano_scoring_order_and_continuation():
     s, placer = _volcano_game(3)
     before = list(s.pp)
     put(s, placer, "e5", explorers=1)
-    play(s, "place b2", "at f4", "rotate 0")
+    play(s, "place B-2", "at f4", "rotate 0")
     assert s.scoring_kind == "volcano" and s.current_player == placer and s.pending.points == 10
     assert s.pending.ctx == "volcano" and "stone" in legal_texts(s)
     play(s, "end")
@@ -129,7 +129,7 @@ def test_volcano_scoring_order_and_continuation():
 
 def test_volcano_order_after_placer_option():
     s, placer = _volcano_game(3, volcano_order="after_placer")
-    play(s, "place b2", "at f4", "rotate 0", "end")
+    play(s, "place B-2", "at f4", "rotate 0", "end")
     assert s.current_player == s.order[2]
 
 
@@ -139,7 +139,7 @@ def test_scoring_turn_has_no_token_bonus_and_passed_players_take_part():
     s.passed[other] = True
     from mayagames.tikal.testing import give_card
     give_card(s, other, "ap-2", kept=True)
-    play(s, "place b2", "at f4", "rotate 0", "end")
+    play(s, "place B-2", "at f4", "rotate 0", "end")
     assert s.current_player == other and not any(t.startswith("use") for t in legal_texts(s))
     assert not any(t.startswith("power") for t in legal_texts(s))
 

@@ -64,7 +64,7 @@ def test_cli_play_and_replay(tmp_path):
 
 def test_board_picture_shows_tiles_ems_camps_stones_and_campsites():
     s = fresh(3, seed=2)
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     put(s, 1, "c4", explorers=2, leaders=1)
     put(s, 0, "e5", explorers=3)
     text = plain(render(s.view(0), 0))
@@ -78,7 +78,7 @@ def test_render_shows_the_open_question_and_rotations():
     s = random_moves(fresh(2, seed=4), 0)
     from mayagames.tikal.testing import action_phase, give_tile, play
     action_phase(s, 0)
-    give_tile(s, 0, "A1")
-    play(s, "place a1", "at c4")
+    give_tile(s, 0, "A-1")
+    play(s, "place A-1", "at c4")
     text = plain(render(s.view(0), 0))
     assert "choose the rotation of the tile" in text and "rotate 0: ne" in text

@@ -290,6 +290,10 @@ def _validate_board(p: _Problems, board: Any, tiles_by_id: dict[str, dict]) -> N
     expected = sorted(t for t, d in tiles_by_id.items() if d.get("back") in FIXED_LETTERS)
     if sorted(str(t) for t in fixed_ids) != expected:
         p.add(where, f"fixed_tiles must place every F and G tile exactly once ({expected}), got {fixed_ids}")
+    for tid in tiles_by_id:
+        if str(tid).lower() in names:
+            p.add(where, f"tile id {tid!r} reads like the hex {str(tid).lower()!r}; give tiles ids "
+                         "that cannot be confused with hex names (e.g. 'B-3')")
     free = len(names) - len(dotted) - len(used)
     drawn = sum(1 for d in tiles_by_id.values() if d.get("back") in DRAWN_LETTERS)
     if free < drawn:

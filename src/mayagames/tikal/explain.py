@@ -58,7 +58,8 @@ def _explain_rm(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, TakeTile):
         if s.rm_tiles[seat] >= rules["tiles_each"]:
             return _err(rule, f"you already took {rules['tiles_each']} terrain tile(s) this round", a)
-        return _err(rule, f"tile {a.tile} is not on offer", a)
+        offered = ", ".join(s.C.tiles[t].id for t in s.tile_display) or "none"
+        return _err(rule, f"tile {a.tile} is not on offer (on offer: {offered}; tile ids look like B-3)", a)
     if isinstance(a, TakeCard):
         if s.rm_cards[seat] >= rules["cards_each"]:
             return _err(rule, f"you already took {rules['cards_each']} action cards this round", a)
@@ -109,7 +110,8 @@ def _explain_turn(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, Activate) and not s.ap_token[seat]:
         return _err("5.3: Activate the AP token", "your AP token is already used (or you have none)", a)
     if isinstance(a, PlaceTile) and a.tile not in [s.C.tiles[t].id for t in s.camp_tiles[seat]]:
-        return _err("7: Playing a terrain tile", f"tile {a.tile} is not on your campsite", a)
+        mine = ", ".join(s.C.tiles[t].id for t in s.camp_tiles[seat]) or "none"
+        return _err("7: Playing a terrain tile", f"tile {a.tile} is not on your campsite (yours: {mine})", a)
     if isinstance(a, Power):
         director = s.C.directors[s.director[seat]]
         if s.power_used[seat]:

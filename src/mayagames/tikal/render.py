@@ -139,7 +139,7 @@ def tile_text(s: TikalState, t: int) -> str:
     tile = s.C.tiles[t]
     kind = {"temple": f"temple {tile.value}", "ruins": f"ruins {tile.masks} masks"}.get(tile.type, tile.type)
     stones = " ".join(f"{SIDES[i]}{n}" for i, n in enumerate(tile.stones))
-    return f"{tile.id.lower()} {kind} [{stones}]"
+    return f"{tile.id} {kind} [{stones}]"
 
 
 def _seat(seat: int) -> str:
