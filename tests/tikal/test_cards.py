@@ -179,3 +179,59 @@ def test_permanent_cards_are_used_not_played():
     assert "play ap-1" not in legal_texts(s) and "use ap-1" in legal_texts(s)
     with pytest.raises(IllegalAction, match="is permanent"):
         play(s, "play ap-1")
+
+
+# --- audit: rules that had no test of their own --------------------------------------------------
+def test_card_10_moves_a_camp_when_both_are_out_and_its_em_goes_there():
+    s = ready()
+    give_camp(s, 0, "d4")
+    give_camp(s, 0, "f2")
+    s.avail_leaders[0], s.unavail_leaders[0] = 0, 2
+    give_card(s, 0, "camp-em")
+    play(s, "play camp-em")
+    assert legal_texts(s) == ["camp d6 from d4", "camp d6 from f2"]
+    play(s, "camp d6 from f2")
+    assert s.camps[0] == [hx(s, "d4"), hx(s, "d6")] and s.camp[hx(s, "f2")] == -1
+    assert s.explorers[hx(s, "d6")] == 1 and s.avail_explorers[0] == 17 and s.turn == 1
+
+
+def test_cards_9_10_need_a_clearing_without_a_camp():
+    s = ready()
+    give_camp(s, 1, "d4")
+    give_camp(s, 1, "f2")
+    give_camp(s, 0, "d6")
+    give_card(s, 0, "camp")
+    assert "play camp" not in legal_texts(s) and "keep camp" in legal_texts(s)
+
+
+def test_card_7_may_send_both_explorers_to_one_temple():
+    s = ready()
+    give_card(s, 0, "temple-base")
+    play(s, "play temple-base", "at e5", "at e5")
+    assert s.explorers[hx(s, "e5")] == 2 and s.avail_explorers[0] == 16 and s.turn == 1
+
+
+def test_card_2_places_what_the_supply_holds():
+    s = ready()
+    s.avail_explorers[0], s.unavail_explorers[0] = 1, 29
+    give_card(s, 0, "ruin-2")
+    play(s, "play ruin-2", "at b5")
+    assert s.explorers[hx(s, "b5")] == 1 and s.avail_explorers[0] == 0
+
+
+def test_card_8_stops_at_the_floor_supply():
+    s = ready()
+    put(s, 0, "e3", explorers=2)
+    s.floors[3] = 0  # the level-3 floors are all on other temples
+    give_card(s, 0, "clear-2")
+    play(s, "play clear-2", "clear e3")
+    assert s.stack == [] and s.level[hx(s, "e3")] == 2 and s.turn == 1  # no level-3 floor: it ends
+
+
+def test_card_6_takes_three_with_three_different_ems():
+    s = ready()
+    lay_tile(s, "c4", "B-3")
+    put(s, 0, "c4", explorers=2)
+    give_card(s, 0, "dig-3")
+    play(s, "play dig-3", "unearth c4", "unearth c4")
+    assert s.stack == [] and sum(s.museum[:8]) == 2  # no third EM on a Ruin: the effect is over

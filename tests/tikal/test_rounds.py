@@ -272,3 +272,23 @@ def test_permanent_bonus_may_be_added_after_the_token_is_spent():
     assert s.pending.points == 0 and legal_texts(s) == ["end", "use kept ap-2"]
     play(s, "use kept ap-2")
     assert s.pending.points == 2
+
+
+def test_cards_on_the_left_may_stay_when_passing():
+    """Rule 5: passing needs the campsite used; delayed (left) cards may stay."""
+    s = action_phase(fresh(2), 0)
+    c = give_card(s, 0, "dig-2", kept=True)
+    play(s, "pass")
+    assert s.passed[0] and s.left[0] == [c]
+
+
+def test_round_management_ends_with_every_item_but_the_spare_cards_taken():
+    """Rule 4: 2 players take a statuette, 1 AP token, 2 tiles, 3 cards each; 4 cards stay."""
+    s = fresh(2, seed=5)
+    taken = 0
+    while s.phase == ROUND_MANAGEMENT:
+        seat = s.current_player
+        s.apply(s.legal_actions()[-1])
+        taken += 1
+        assert s.phase != ROUND_MANAGEMENT or s.current_player != seat  # one item per turn
+    assert taken == 2 * (1 + 1 + 2 + 3)
