@@ -7,15 +7,16 @@ these checks can be thorough rather than fast.
 from __future__ import annotations
 
 from ..core.errors import IllegalAction
-from .actions import (Activate, At, Camp, Clear, Deploy, End, Give, Guardian, Keep, Move, Pass, PlaceTile,
-                      Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile,
-                      Token, Trade, Transfer, Unearth, Use)
+from .actions import (Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move, Pass,
+                      PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
+                      TakeTile, Token, Trade, Transfer, Unearth, Use)
 from .data import SIDES
 from .state import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
 
 RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
 TURN_TYPES = (Keep, Play, Use, Activate, PlaceTile, Power, Pass)
 AP_TYPES = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade)
+ANSWER_TYPES = (At, Side, Rotate, Choose, Token, Discard, Give, Take)  # answers to sub-decisions
 
 
 def _err(rule: str, message: str, action: object) -> IllegalAction:
@@ -82,6 +83,9 @@ def _explain_turn(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, AP_TYPES) or isinstance(a, End):
         return _err("5.3: Activate the AP token", "AP actions are spent by activating your AP token "
                                                   "('activate') or a card first", a)
+    if isinstance(a, ANSWER_TYPES):
+        return _err("5: Action phase", f"no question is open: '{a}' answers one (asked after 'place', 'stone', "
+                                       "'trade', 'keep' with the kept spaces full, a card or a power)", a)
     if isinstance(a, Pass) and not can_pass(s, seat):
         left = []
         if s.camp_tiles[seat]:
