@@ -213,3 +213,18 @@ def test_tracker_moves_two_different_explorers_not_one_twice():
     assert "move explorer e3 d3" not in legal_texts(s)  # d3 is Jungle
     play(s, "move explorer e3 e4")
     assert s.explorers[hx(s, "e4")] == 1 and s.explorers[hx(s, "e3")] == 1 and s.stack == []
+
+
+def test_scout_is_offered_only_when_its_points_can_be_spent():
+    s = strip_board(with_power("scout"))
+    s.avail_explorers[0], s.unavail_explorers[0] = 0, 30
+    s.avail_leaders[0], s.unavail_leaders[0] = 0, 2
+    put(s, 0, "f4", explorers=1)  # stranded: no stone around f4, no camp of its own
+    assert "power scout" not in legal_texts(s)
+    with pytest.raises(IllegalAction, match="cannot do anything now"):
+        play(s, "power scout")
+    put(s, 0, "e4", leaders=1)
+    from mayagames.tikal.testing import give_camp
+    give_camp(s, 0, "d4")
+    s._legal = None
+    assert "power scout" in legal_texts(s)  # a Base-Camp trip e4 -> d4 is possible

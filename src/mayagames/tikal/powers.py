@@ -13,7 +13,7 @@ from typing import Callable
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import camp_playable
 from .rules import (EXPLORER, LEADER, FRAME_RULES, deploy_figure, distinct_names, finish, first_card, move_figure,
-                    own_hexes, push, trade_takes)
+                    push, spend_actions, trade_takes)
 from . import scoring as _scoring
 from .state import JUNGLE, LAKE, VOLCANO, Frame, TikalState
 
@@ -160,7 +160,10 @@ def scout(s: TikalState, seat: int) -> None:
 
 
 def scout_usable(s: TikalState, seat: int) -> bool:
-    return bool(s.avail_explorers[seat] or s.avail_leaders[seat] or own_hexes(s, seat))
+    """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now."""
+    acts: list = []
+    spend_actions(s, Frame("ap", seat, ctx="scout", points=int(_params(s, "scout")["points"])), acts)
+    return bool(acts)
 
 
 # --- Fisher: an Explorer onto a Lake ------------------------------------------------------
