@@ -79,7 +79,7 @@ def test_an_answer_without_a_question_says_so(text):
     ("ap", "recruit leader", "Tikal 6: Add to Available Supply", "costs 5 AP; you have 3"),
     ("ap", "trade", "Tikal 6: Trade Treasures", "hold at least as many"),
     ("ap", "use ap-2", "Tikal 5: permanent cards", "no face-up ap-2"),
-    ("ap", "place A-1", "Tikal 5: compound turn", "spend your AP"),
+    ("ap", "place A-1", "Tikal 6: AP actions", "spend your AP"),
     ("turn", "play dig-1", "Tikal 5.2: Play an action card", "no card 'dig-1' on the right"),
     ("turn", "power fisher", "Tikal 9: Museum Director", "powers are"),
     ("turn", "take card dig-1", "Tikal 5: Action phase", "Round Management is over"),
@@ -95,3 +95,17 @@ def test_typical_illegal_inputs_name_their_rule(setup, text, rule, words):
         s.director[0] = 1
     e = rejected(s, text)
     assert e.rule == rule and words in e.message, (e.rule, e.message)
+
+
+def test_a_wrong_answer_inside_a_power_or_card_names_that_rule():
+    s = action_phase(fresh(2), 0)
+    s.director[0] = 0  # Dominga Garcia: the Tracker
+    put(s, 0, "e4", explorers=1)
+    play(s, "power tracker")
+    e = rejected(s, "move explorer e4 f4")
+    assert e.rule == "Tikal 9: Tracker" and "adjacent terrain tile" in e.message
+    s = action_phase(fresh(2), 0)
+    give_card(s, 0, "temple-base")
+    play(s, "play temple-base")
+    e = rejected(s, "at f4")
+    assert e.rule == "Tikal 10: action card (Explorers to Temples)" and "Temple" in e.message

@@ -139,7 +139,32 @@ def _explain_frame(s: TikalState, a: object) -> IllegalAction:
         return _err("7: Playing a terrain tile", _tile_reason(s, f, a), a)
     if f.kind == "trade" and isinstance(a, (Take, Give)):
         return _err("6: Trade Treasures" if f.ctx != "merchant" else "9: Merchant", _trade_reason(s, f, a), a)
-    return _err("5: compound turn", f"now {prompt(f)}", a)
+    return _err(_frame_rule(s, f), f"now {prompt(f)}", a)
+
+
+# the rule that opened each kind of sub-decision (an AP spending is rule 6 or its origin)
+FRAME_RULE_NAMES = {
+    "discard": "5.1: Move an action card", "ruin_place": "10: action card (Explorers onto a Ruin)",
+    "dig": "10: action card (take treasures)", "temple_base": "10: action card (Explorers to Temples)",
+    "clear": "10: action card (clear floors)", "recruit": "10: action card (Unavailable Supply)",
+    "explorers": "10: action card (up to 4 Explorers)", "tracker": "9: Tracker", "fisher": "9: Fisher",
+    "journalist": "9: Journalist", "stone": "6: Place a Trail Stone", "tile": "7: Playing a terrain tile",
+    "trade": "6: Trade Treasures",
+}
+AP_ORIGINS = {"token": "6: AP actions", "alone": "5: permanent cards", "volcano": "8: In-Game Scoring",
+              "final": "11: Final Scoring", "moves": "10: card moves-5", "scout": "9: Scout"}
+
+
+def _frame_rule(s: TikalState, f) -> str:
+    if f.kind == "ap":
+        return AP_ORIGINS.get(f.ctx, "6: AP actions")
+    if f.kind == "relocate":
+        return "9: Hunter" if f.ctx == "hunter" else "9: Driver"
+    if f.kind == "camp":
+        return "9: Nomad" if f.ctx == "nomad" else "10: action card (Base Camp)"
+    if f.kind == "trade" and f.ctx == "merchant":
+        return "9: Merchant"
+    return FRAME_RULE_NAMES.get(f.kind, "5: compound turn")
 
 
 def _explain_ap(s: TikalState, a: object) -> IllegalAction:
@@ -147,7 +172,7 @@ def _explain_ap(s: TikalState, a: object) -> IllegalAction:
     seat, p, C = f.seat, f.points, s.C
     cost = C.ap_costs
     if f.ctx in ("moves", "scout") and not isinstance(a, (Move, Transfer, Deploy)):
-        return _err("10: moves" if f.ctx == "moves" else "9: Scout", "these points only move (or deploy) EMs", a)
+        return _err("10: card moves-5" if f.ctx == "moves" else "9: Scout", "these points only move (or deploy) EMs", a)
     if f.ctx == "moves" and isinstance(a, Deploy):
         return _err("10: card moves-5", "the card's points move EMs; they do not deploy new ones", a)
     if isinstance(a, Use):
