@@ -267,3 +267,10 @@ def test_tile_ids_cannot_read_like_hexes(raw):
                for t in default_components().tiles)
     raw["tiles.json"]["tiles"][0]["id"] = "C3"
     assert "tile id 'C3' reads like the hex 'c3'" in _problems(raw)
+
+
+def test_dotted_hexes_lie_around_the_edge(raw):
+    """Rule 1: the dotted-outline hexes are around the edge of the site board."""
+    assert validate(raw) == []
+    next(h for h in raw["board.json"]["hexes"] if h["name"] == "c4")["dotted"] = True
+    assert "dotted hex c4 is not on the edge of the board" in _problems(raw)

@@ -537,6 +537,11 @@ def _validate_geometry(p: _Problems, board: dict) -> None:
                 todo.append(nb)
     if len(seen) != len(coords):
         p.add("board.json", "the hexes do not form one connected board")
+    for h in board["hexes"]:  # rule 1: the dotted-outline hexes are around the edge
+        inner = all((h["q"] + dq, h["r"] + dr) in coords for dq, dr in SIDE_OFFSETS)
+        if h.get("dotted") and inner:
+            p.add("board.json", f"dotted hex {h['name']} is not on the edge of the board (rule 1: dotted "
+                                "hexes are around the edge)")
     camp = next(x for x in board["preprinted"] if x["type"] == "base_camp")
     if sum(camp["stones"]) == 0:
         p.add("board.json", "the Common Base Camp needs Trail Stones to leave it")
