@@ -131,7 +131,7 @@ def test_play_card_from_right_and_from_left_in_a_later_turn():
     assert s.card_name(s.discard[-1]) == "recruit"
 
 
-def test_permanent_card_used_alone_is_free_and_flips():
+def test_permanent_card_used_alone_from_the_left_is_free_and_flips():
     s = action_phase(fresh(2), 0)
     give_card(s, 0, "ap-2", kept=True)
     play(s, "use kept ap-2")

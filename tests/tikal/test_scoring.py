@@ -161,8 +161,11 @@ def test_final_scoring_order_and_unused_director_bonus():
     s.power_used[s.order[1]] = "builder"
     put(s, s.order[0], "e5", explorers=1)
     before = list(s.pp)
+    from mayagames.tikal.testing import give_card
+    give_card(s, s.order[1], "ap-2", kept=True)
     play(s, "pass", "pass")
     assert s.phase_name == "final_scoring" and s.current_player == s.order[1]
+    assert s.pending.points == 10 and not any(t.startswith(("use", "power", "play")) for t in legal_texts(s))
     play(s, "end")
     assert s.current_player == s.order[0]
     play(s, "deploy explorer e4", "end")
