@@ -1,4 +1,5 @@
-"""Notation: lowercase words that round-trip; bad text is a NotationError; actions are data."""
+"""Notation: words that round-trip (tile ids upper case, the rest lower case); bad text is a
+NotationError; actions are data."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Tikal Legend actions: small frozen values with a lowercase notation that round-trips.
+"""Tikal Legend actions: small frozen values with a word notation that round-trips (case-insensitive).
 
 Hexes are named as on the board (``e4``: row e, column 4, lower case), terrain tiles by
 their id (``B-3``: upper case with a hyphen, so that a tile never reads like a hex), cards by

@@ -172,7 +172,8 @@ def _explain_ap(s: TikalState, a: object) -> IllegalAction:
     seat, p, C = f.seat, f.points, s.C
     cost = C.ap_costs
     if f.ctx in ("moves", "scout") and not isinstance(a, (Move, Transfer, Deploy)):
-        return _err("10: card moves-5" if f.ctx == "moves" else "9: Scout", "these points only move (or deploy) EMs", a)
+        rule = "10: card moves-5" if f.ctx == "moves" else "9: Scout"
+        return _err(rule, "these points only move (or deploy) EMs", a)
     if f.ctx == "moves" and isinstance(a, Deploy):
         return _err("10: card moves-5", "the card's points move EMs; they do not deploy new ones", a)
     if isinstance(a, Use):
