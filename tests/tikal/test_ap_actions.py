@@ -63,7 +63,7 @@ def test_jungle_to_jungle_needs_a_token():
 
 def test_any_tile_type_may_be_entered():
     s = strip_board(fresh(2))
-    lay_tile(s, "f4", "B2")  # the B Volcano
+    lay_tile(s, "f4", "B-2")  # the B Volcano
     print_stones(s, "e4", [0, 0, 1, 0, 0, 0])
     put(s, 0, "e4", explorers=1)
     ap_turn(s, 0, 2)
@@ -114,7 +114,7 @@ def test_stranded_em_cannot_walk_but_can_use_camps():
 # --- base camps, stones, supply ------------------------------------------------------------------
 def test_set_up_and_move_a_base_camp():
     s = fresh(2)
-    lay_tile(s, "c4", "A3")  # a Clearing
+    lay_tile(s, "c4", "A-3")  # a Clearing
     give_camp(s, 1, "d6")
     ap_turn(s, 0, 12)
     camps = [t for t in legal_texts(s) if t.startswith("camp")]
@@ -255,7 +255,7 @@ def test_at_most_two_guardians():
 # --- treasures -----------------------------------------------------------------------------------
 def test_unearth_one_em_per_token_max_two_per_ruin():
     s = fresh(2)
-    lay_tile(s, "c4", "B3")  # ruins, 4 masks: 4 face-down treasures
+    lay_tile(s, "c4", "B-3")  # ruins, 4 masks: 4 face-down treasures
     put(s, 0, "c4", explorers=3)
     top = s.ruin[hx(s, "c4")][-1]
     ap_turn(s, 0, 13)
@@ -325,3 +325,55 @@ def test_unspent_ap_are_lost_and_the_turn_ends():
     play(s, "activate", "deploy explorer e4", "end")
     assert s.stack == [] and s.turn == 1 and s.ap_token[0] == 0 and 9 in s.ap_used
     assert s.invariants() == []
+
+
+# --- audit: rules that had no test of their own --------------------------------------------------
+def test_guardian_costs_five_ap_and_needs_five():
+    s = fresh(2)
+    put(s, 0, "e3", explorers=2)
+    ap_turn(s, 0, 4)
+    assert not any(t.startswith("guardian") for t in legal_texts(s))
+    s.pending.points = 7
+    s._legal = None
+    play(s, "guardian e3 explorer")
+    assert points(s) == 2
+
+
+def test_a_guarded_temple_takes_no_second_guardian():
+    """Rule 6 / A12: a Guardian's temple is its owner's for good; nobody guards it again."""
+    s = fresh(2)
+    put(s, 0, "e3", explorers=1)
+    ap_turn(s, 0, 10)
+    play(s, "guardian e3 explorer", "end")
+    put(s, 1, "e3", explorers=3)
+    ap_turn(s, 1, 10)
+    assert not any(t.startswith("guardian") for t in legal_texts(s))
+    with pytest.raises(IllegalAction, match="already has a Guardian"):
+        play(s, "guardian e3 explorer")
+    put(s, 0, "e3", explorers=2)  # not even its owner, with figures there again
+    ap_turn(s, 0, 10)
+    assert not any(t.startswith("guardian") for t in legal_texts(s))
+
+
+def test_the_guardian_never_moves_and_counts_in_no_majority():
+    """Rule 6: the Guardian figure stays on top for good; A11: it is in no majority tally."""
+    s = fresh(2)
+    print_stones(s, "e3", [2, 2, 2, 2, 2, 2])
+    put(s, 0, "e3", leaders=1)
+    ap_turn(s, 0, 10)
+    play(s, "guardian e3 leader")
+    assert not any(t.startswith("move") for t in legal_texts(s))
+    h = hx(s, "e3")
+    assert s.majority(h) == -1 and s.strength(0, h) == 0
+    put(s, 1, "e3", explorers=1)
+    assert s.majority(h) == 1 and not s.controls_temple(1, h) and s.controls_temple(0, h)
+
+
+def test_jungle_edges_of_the_border_are_entered_across_a_stone():
+    """Rule 6: Jungle hexes, border (dotted) ones included, may be entered across a Trail Stone."""
+    s = strip_board(fresh(2))
+    put(s, 0, "b1", explorers=1)  # a1 (dotted) is its north-west neighbour
+    ap_turn(s, 0, 10)
+    assert "move explorer b1 a1" not in legal_texts(s)
+    play(s, "stone", "at b1", "side nw", "move explorer b1 a1")
+    assert s.explorers[hx(s, "a1")] == 1 and points(s) == 6

@@ -23,7 +23,7 @@ def test_card_1_takes_the_blue_pair():
 @pytest.mark.parametrize("card,count", [("ruin-2", 2), ("ruin-3", 3)])
 def test_cards_2_3_explorers_onto_a_ruin_with_treasures(card, count):
     s = ready()
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     give_card(s, 0, card)
     play(s, f"play {card}")
     assert legal_texts(s) == ["at b5", "at c4", "at h3"]
@@ -44,7 +44,7 @@ def test_ruin_card_not_playable_without_treasures():
 
 def test_cards_4_5_6_unearth_with_distinct_ems():
     s = ready()
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     put(s, 0, "c4", explorers=3)
     put(s, 0, "b5", explorers=1)
     give_card(s, 0, "dig-3")
@@ -102,7 +102,7 @@ def test_card_9_camp_then_move_when_both_out():
     assert s.camps[0] == [hx(s, "d4")] and s.turn == 1
     s.turn = 0
     give_camp(s, 0, "f2")
-    lay_tile(s, "c4", "A3")
+    lay_tile(s, "c4", "A-3")
     give_card(s, 0, "camp")
     play(s, "play camp")
     assert legal_texts(s) == ["camp c4 from d4", "camp c4 from f2", "camp d6 from d4", "camp d6 from f2"]
@@ -157,7 +157,7 @@ def test_cards_16_17_18_symbol_tiles_on_dotted_hexes():
     with pytest.raises(IllegalAction, match="dotted border hex"):
         play(s, "at c4")
     play(s, "at a3", "rotate 1")
-    t = s.C.tile_index["T3"]
+    t = s.C.tile_index["T-3"]
     assert s.tile_on[hx(s, "a3")] == t and s.level[hx(s, "a3")] == 4 and t not in s.symbol_supply
     assert s.printed[hx(s, "a3") * 6:hx(s, "a3") * 6 + 6] == list(s.C.tiles[t].rotated(1))
 
@@ -179,3 +179,59 @@ def test_permanent_cards_are_used_not_played():
     assert "play ap-1" not in legal_texts(s) and "use ap-1" in legal_texts(s)
     with pytest.raises(IllegalAction, match="is permanent"):
         play(s, "play ap-1")
+
+
+# --- audit: rules that had no test of their own --------------------------------------------------
+def test_card_10_moves_a_camp_when_both_are_out_and_its_em_goes_there():
+    s = ready()
+    give_camp(s, 0, "d4")
+    give_camp(s, 0, "f2")
+    s.avail_leaders[0], s.unavail_leaders[0] = 0, 2
+    give_card(s, 0, "camp-em")
+    play(s, "play camp-em")
+    assert legal_texts(s) == ["camp d6 from d4", "camp d6 from f2"]
+    play(s, "camp d6 from f2")
+    assert s.camps[0] == [hx(s, "d4"), hx(s, "d6")] and s.camp[hx(s, "f2")] == -1
+    assert s.explorers[hx(s, "d6")] == 1 and s.avail_explorers[0] == 17 and s.turn == 1
+
+
+def test_cards_9_10_need_a_clearing_without_a_camp():
+    s = ready()
+    give_camp(s, 1, "d4")
+    give_camp(s, 1, "f2")
+    give_camp(s, 0, "d6")
+    give_card(s, 0, "camp")
+    assert "play camp" not in legal_texts(s) and "keep camp" in legal_texts(s)
+
+
+def test_card_7_may_send_both_explorers_to_one_temple():
+    s = ready()
+    give_card(s, 0, "temple-base")
+    play(s, "play temple-base", "at e5", "at e5")
+    assert s.explorers[hx(s, "e5")] == 2 and s.avail_explorers[0] == 16 and s.turn == 1
+
+
+def test_card_2_places_what_the_supply_holds():
+    s = ready()
+    s.avail_explorers[0], s.unavail_explorers[0] = 1, 29
+    give_card(s, 0, "ruin-2")
+    play(s, "play ruin-2", "at b5")
+    assert s.explorers[hx(s, "b5")] == 1 and s.avail_explorers[0] == 0
+
+
+def test_card_8_stops_at_the_floor_supply():
+    s = ready()
+    put(s, 0, "e3", explorers=2)
+    s.floors[3] = 0  # the level-3 floors are all on other temples
+    give_card(s, 0, "clear-2")
+    play(s, "play clear-2", "clear e3")
+    assert s.stack == [] and s.level[hx(s, "e3")] == 2 and s.turn == 1  # no level-3 floor: it ends
+
+
+def test_card_6_takes_three_with_three_different_ems():
+    s = ready()
+    lay_tile(s, "c4", "B-3")
+    put(s, 0, "c4", explorers=2)
+    give_card(s, 0, "dig-3")
+    play(s, "play dig-3", "unearth c4", "unearth c4")
+    assert s.stack == [] and sum(s.museum[:8]) == 2  # no third EM on a Ruin: the effect is over

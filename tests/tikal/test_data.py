@@ -73,7 +73,7 @@ def _problems(raw):
 def test_wrong_stones_are_reported_with_the_tile(raw):
     raw["tiles.json"]["tiles"][3]["stones"] = [1, 2, 5]
     text = _problems(raw)
-    assert "tile 'A4'" in text and "stones must be a list of 6 integers 0..3" in text
+    assert "tile 'A-4'" in text and "stones must be a list of 6 integers 0..3" in text
 
 
 def test_bad_temple_value_and_ruin_masks(raw):
@@ -121,7 +121,7 @@ def test_card_counts_must_sum_to_60(raw):
 def test_card_effect_and_symbol_tile_references(raw):
     kinds = raw["cards.json"]["kinds"]
     kinds[2]["effect"] = "teleport"
-    next(k for k in kinds if k["effect"] == "symbol_tile")["variants"][0]["tile"] = "A1"
+    next(k for k in kinds if k["effect"] == "symbol_tile")["variants"][0]["tile"] = "A-1"
     text = _problems(raw)
     assert "unknown effect 'teleport'" in text and "must be a symbol tile" in text
 
@@ -183,3 +183,94 @@ def test_engine_follows_an_edited_board(tmp_path, raw):
         s.apply(legal[rng.randbelow(len(legal))])
     assert s.invariants() == []
     assert any(hexd["name"] == "extra" for hexd in s.to_dict()["board"]["hexes"])
+
+
+def test_component_numbers_are_the_rulebooks():
+    """Rule 1 (components), 2 (setup), 6 (AP costs), 8 (scoring numbers), 9, 11, section 12."""
+    c = default_components()
+    assert c.floors[2:] == (3, 6, 9, 11, 8, 5, 3, 2, 1) and c.max_level == 10
+    assert sorted(c.ap_tokens) == sorted([6] * 2 + [7] * 3 + [8] * 3 + [9] * 4 + [10] * 4 + [11] * 3
+                                         + [12] * 3 + [13] * 2)
+    assert c.ap_costs == {"deploy": 1, "move_per_stone": 1, "base_camp": 5, "transfer": 1, "trail_stone": 3,
+                          "recruit_explorer": 2, "recruit_leader": 5, "clear_floor": 2, "guardian": 5,
+                          "unearth": 3, "trade": 3}
+    assert c.limits == {"floors_per_temple": 2, "treasures_per_ruin": 2, "trade_tokens": 2}
+    assert c.set_values == (0, 1, 3, 6, 10, 15) and c.tallest_bonus == {7: 5, 8: 6, 9: 8, 10: 10}
+    assert c.volcano_pp == 10 and (c.leader_strength, c.explorer_strength) == (3, 1)
+    assert c.per_player == {"leaders": 2, "explorers": 30, "available_leaders": 1, "available_explorers": 18,
+                            "base_camps": 2, "max_guardians": 2}
+    assert (c.trail_stone_tokens, c.volcanoes_3d, c.display_cards, c.special_turn_ap) == (2, 6, 10, 10)
+    assert (c.green_per_type, c.blue_per_type) == (3, 2) and c.unused_director_bonus == 5
+    assert c.starting_prestige[:4] == (1, 2, 3, 4)
+    for n, (rounds, removed, tiles_drawn, tiles_each, cards_each) in {
+            2: (6, 12, 4, 2, 3), 3: (8, 0, 3, 1, 3), 4: (6, 0, 4, 1, 2)}.items():
+        rules = c.setup[n]
+        assert (rules["rounds"], rules["ap_removed"], rules["ap_drawn"], rules["tiles_drawn"],
+                rules["tiles_each"], rules["cards_each"]) == (rounds, removed, n, tiles_drawn, tiles_each, cards_each)
+        assert rules["deck"] == ("2p" if n == 2 else "3p")
+    powers = {d.id: d.powers for d in c.directors}
+    assert powers == {1: ("volcanologist", "tracker", "hunter"), 2: ("scout", "builder", "journalist"),
+                      3: ("adventurer", "nomad", "merchant"), 4: ("fisher", "driver", "collector")}
+    params = {name: c.powers[name].params for name in ("volcanologist", "adventurer", "scout", "tracker")}
+    assert params == {"volcanologist": {"per": 2, "max": 8}, "adventurer": {"per": 3, "max": 9},
+                      "scout": {"points": 5}, "tracker": {"explorers": 2}}
+
+
+def test_shipped_tiles_meet_the_setup_constraints():
+    """Rule 2.5-2.8 and section 12.1: F/G tiles hold the 2 setup Volcanoes and 2 two-mask Ruins;
+    24 tiles in A-E; one Volcano in B and one in D; 6 Volcano tiles for the 6 3D volcanoes."""
+    c = default_components()
+    fixed = [t for t in c.tiles if t.back in "FG"]
+    assert len(fixed) == 12 and sum(t.type == "volcano" for t in fixed) == 2
+    assert sorted(t.masks for t in fixed if t.type == "ruins") == [2, 2]
+    assert sum(t.back in "ABCDE" for t in c.tiles) == 24
+    assert [t.back for t in c.tiles if t.type == "volcano" and t.back in "ABCDE"] == ["B", "D"]
+    assert sum(t.type == "volcano" and t.back != "unused" for t in c.tiles) == c.volcanoes_3d
+    # the green treasures cover every Ruin that can be laid: 4 at setup + the A-E Ruins' masks
+    masks = sum(t.masks for t in c.tiles if t.type == "ruins" and t.back in "ABCDE")
+    assert 4 + masks <= 8 * c.green_per_type
+
+
+def test_volcano_counts_per_letter_are_exact(raw):
+    tiles = raw["tiles.json"]["tiles"]
+    b = next(t for t in tiles if t["back"] == "B" and t["type"] != "volcano")
+    b["type"] = "volcano"
+    text = _problems(raw)
+    assert "one Volcano is among the B tiles (rule 1), found 2" in text
+
+
+def test_letter_piles_and_setup_tiles_are_checked(raw):
+    tiles = raw["tiles.json"]["tiles"]
+    next(t for t in tiles if t["back"] == "E")["back"] = "F"
+    text = _problems(raw)
+    assert "A-E piles hold the 24 tiles drawn in play" in text and "found 23" in text
+    assert "F and G tiles are the 12 laid at setup, found 13" in text
+
+
+def test_setup_volcanoes_and_ruins_are_checked(raw):
+    tiles = raw["tiles.json"]["tiles"]
+    next(t for t in tiles if t["back"] == "F" and t["type"] == "ruins")["masks"] = 3
+    next(t for t in tiles if t["back"] == "G" and t["type"] == "volcano")["type"] = "lake"
+    text = _problems(raw)
+    assert "2 Ruins of 2 masks, found masks [3, 2]" in text
+    assert "Volcanoes that get the 2 setup 3D volcanoes (rule 2.7), found 1" in text
+
+
+def test_volcano_tiles_match_the_3d_volcanoes(raw):
+    raw["components.json"]["volcanoes_3d"] = 5
+    assert "volcanoes_3d is 5 but 6 Volcano tiles can come into play" in _problems(raw)
+
+
+def test_tile_ids_cannot_read_like_hexes(raw):
+    """Usability: 'take tile a1' once read like the hex a1; ids are now like 'A-1'."""
+    assert all("-" in t.id and t.id.lower() not in default_components().board.by_name
+               for t in default_components().tiles)
+    raw["tiles.json"]["tiles"][0]["id"] = "C3"
+    assert "tile id 'C3' reads like the hex 'c3'" in _problems(raw)
+
+
+def test_dotted_hexes_lie_around_the_edge(raw):
+    """Rule 1: the dotted-outline hexes are around the edge of the site board."""
+    assert validate(raw) == []
+    next(h for h in raw["board.json"]["hexes"] if h["name"] == "c4")["dotted"] = True
+    assert "dotted hex c4 is not on the edge of the board" in _problems(raw)

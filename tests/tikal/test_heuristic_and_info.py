@@ -30,8 +30,8 @@ def test_estimate_rewards_board_control_and_treasures():
 def test_volcanoes_to_come_count_as_scorings():
     s = fresh(2, seed=34)
     assert unplaced_letter_volcanoes(s) == 2 and scorings_left(s, 0) > 2
-    lay_tile(s, "f4", "B2")
-    lay_tile(s, "f5", "D2")
+    lay_tile(s, "f4", "B-2")
+    lay_tile(s, "f5", "D-2")
     assert unplaced_letter_volcanoes(s) == 0 and scorings_left(s, 0) == 1.0
 
 
@@ -52,9 +52,9 @@ def test_seat_features_for_balance_reports():
 def test_reveals_information_marks_chance_and_hidden_draws():
     s = fresh(2, seed=36)
     action_phase(s, 0)
-    give_tile(s, 0, "A4")  # ruins: face-down treasures are drawn onto it
-    assert not s.reveals_information(s.parse_action("place a4"))
-    play(s, "place a4", "at c4")
+    give_tile(s, 0, "A-4")  # ruins: face-down treasures are drawn onto it
+    assert not s.reveals_information(s.parse_action("place A-4"))
+    play(s, "place A-4", "at c4")
     assert s.reveals_information(s.parse_action("rotate 0"))
     assert s.reveals_information(s.parse_action("pass"))
     assert s.reveals_information(s.parse_action("unearth b5"))

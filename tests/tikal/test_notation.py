@@ -1,4 +1,5 @@
-"""Notation: lowercase words that round-trip; bad text is a NotationError; actions are data."""
+"""Notation: words that round-trip (tile ids upper case, the rest lower case); bad text is a
+NotationError; actions are data."""
 
 import pytest
 
@@ -7,8 +8,8 @@ from mayagames.core.game import action_to_dict
 from mayagames.tikal import actions as A
 from mayagames.tikal.actions import parse_action
 
-SAMPLES = ["take statuette 2", "take ap 9", "take tile b3", "take card dig-2", "keep camp-em", "discard ap-2",
-           "play recruit", "play kept temple-t1", "use ap-1", "use kept ap-2", "activate", "place a4",
+SAMPLES = ["take statuette 2", "take ap 9", "take tile B-3", "take card dig-2", "keep camp-em", "discard ap-2",
+           "play recruit", "play kept temple-t1", "use ap-1", "use kept ap-2", "activate", "place A-4",
            "power scout", "pass", "at e4", "side nw", "rotate 5", "choose both", "end",
            "deploy leader e4", "move explorer e4 d4", "transfer leader e4 f2", "camp d4", "camp c4 from d4",
            "stone", "token d3 se", "recruit explorer", "clear e3", "guardian e5 leader", "unearth b5",

@@ -178,7 +178,7 @@ def test_unused_director_scores_five_at_the_end():
     action_phase(s, s.order[0])
     s.power_used[0] = "driver"
     before = list(s.pp)
-    lay_tile(s, "c4", "A1")
+    lay_tile(s, "c4", "A-1")
     play(s, "pass", "pass", "end", "end")
     assert s.is_terminal
     assert s.pp[1] - before[1] == 5 and s.pp[0] == before[0]
@@ -195,3 +195,36 @@ def test_fisher_from_the_only_lake_is_not_offered():
     s._legal = None
     play(s, "power fisher")
     assert legal_texts(s) == ["at e4"]
+
+
+def test_tracker_moves_two_different_explorers_not_one_twice():
+    """Rule 9 Tracker: 2 Explorers, each one step (gap A16) - not one Explorer two steps."""
+    s = strip_board(with_power("tracker"))
+    put(s, 0, "e4", explorers=1)
+    play(s, "power tracker", "move explorer e4 e3")
+    # the only Explorer has moved: it may not step on again from e3
+    assert not any(t.startswith("move explorer e3") for t in legal_texts(s))
+    assert s.stack == [] and s.turn == 0  # nothing left to move: the power is over
+    s = strip_board(with_power("tracker"))
+    put(s, 0, "e4", explorers=1)
+    put(s, 0, "e3", explorers=1)
+    play(s, "power tracker", "move explorer e4 e3")
+    # one Explorer on e3 has not moved yet: it may go on; the moved one may not
+    assert "move explorer e3 d3" not in legal_texts(s)  # d3 is Jungle
+    play(s, "move explorer e3 e4")
+    assert s.explorers[hx(s, "e4")] == 1 and s.explorers[hx(s, "e3")] == 1 and s.stack == []
+
+
+def test_scout_is_offered_only_when_its_points_can_be_spent():
+    s = strip_board(with_power("scout"))
+    s.avail_explorers[0], s.unavail_explorers[0] = 0, 30
+    s.avail_leaders[0], s.unavail_leaders[0] = 0, 2
+    put(s, 0, "f4", explorers=1)  # stranded: no stone around f4, no camp of its own
+    assert "power scout" not in legal_texts(s)
+    with pytest.raises(IllegalAction, match="cannot do anything now"):
+        play(s, "power scout")
+    put(s, 0, "e4", leaders=1)
+    from mayagames.tikal.testing import give_camp
+    give_camp(s, 0, "d4")
+    s._legal = None
+    assert "power scout" in legal_texts(s)  # a Base-Camp trip e4 -> d4 is possible

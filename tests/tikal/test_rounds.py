@@ -100,7 +100,7 @@ def test_statuettes_fix_next_round_order():
 # --- action phase ----------------------------------------------------------------------------------
 def test_passing_needs_a_used_campsite():
     s = action_phase(fresh(2), 0)
-    give_tile(s, 0, "A1")
+    give_tile(s, 0, "A-1")
     give_card(s, 0, "camp")
     s.ap_token[0] = s.bag.pop()
     with pytest.raises(IllegalAction) as err:
@@ -131,7 +131,7 @@ def test_play_card_from_right_and_from_left_in_a_later_turn():
     assert s.card_name(s.discard[-1]) == "recruit"
 
 
-def test_permanent_card_used_alone_is_free_and_flips():
+def test_permanent_card_used_alone_from_the_left_is_free_and_flips():
     s = action_phase(fresh(2), 0)
     give_card(s, 0, "ap-2", kept=True)
     play(s, "use kept ap-2")
@@ -153,18 +153,30 @@ def test_permanent_card_adds_ap_to_the_token():
     assert s.pending.points == value + 3
 
 
+def test_permanent_card_used_alone_from_the_right_is_the_turns_action():
+    """Rule 5: "played alone as an action"; gap A9 frees only a card on the left."""
+    s = action_phase(fresh(2), 0)
+    c = give_card(s, 0, "ap-2")
+    play(s, "use ap-2")
+    assert s.pending.points == 2 and s.pending.ctx == "alone" and s.down[c]
+    play(s, "deploy explorer e4", "end")
+    assert s.turn == 1 and s.stack == []
+
+
 def test_used_permanent_left_on_the_right_is_discarded_when_passing():
     s = action_phase(fresh(2), 0)
     c = give_card(s, 0, "ap-1")
-    play(s, "use ap-1", "end", "pass")
+    play(s, "use ap-1", "end", "pass", "pass")
     assert c in s.discard and s.right[0] == [] and not s.down[c]
 
 
 def test_used_permanent_can_still_be_kept():
     s = action_phase(fresh(2), 0)
     c = give_card(s, 0, "ap-1")
-    play(s, "use ap-1", "end", "keep ap-1")
-    assert s.left[0] == [c] and s.down[c]
+    play(s, "use ap-1", "end")
+    give_card(s, 1, "ap-2")
+    play(s, "keep ap-2", "keep ap-1")
+    assert s.left[0] == [c] and s.down[c] and s.turn == 1
 
 
 def test_passed_players_are_skipped_until_all_pass():
@@ -248,3 +260,35 @@ def test_last_round_goes_to_final_scoring_not_upkeep():
     put(s, 0, "e4", explorers=1)
     _end_round(s)
     assert s.phase_name == "final_scoring" and s.round == 6 and s.pending.ctx == "final"
+
+
+def test_permanent_bonus_may_be_added_after_the_token_is_spent():
+    """Rule 5: +1/+2 AP "when you use your AP token" - also once its own AP are spent."""
+    s = action_phase(fresh(2), 0)
+    s.ap_token[0] = 6
+    s.bag.remove(6)
+    give_card(s, 0, "ap-2", kept=True)
+    play(s, "activate", *["deploy explorer e4"] * 6)
+    assert s.pending.points == 0 and legal_texts(s) == ["end", "use kept ap-2"]
+    play(s, "use kept ap-2")
+    assert s.pending.points == 2
+
+
+def test_cards_on_the_left_may_stay_when_passing():
+    """Rule 5: passing needs the campsite used; delayed (left) cards may stay."""
+    s = action_phase(fresh(2), 0)
+    c = give_card(s, 0, "dig-2", kept=True)
+    play(s, "pass")
+    assert s.passed[0] and s.left[0] == [c]
+
+
+def test_round_management_ends_with_every_item_but_the_spare_cards_taken():
+    """Rule 4: 2 players take a statuette, 1 AP token, 2 tiles, 3 cards each; 4 cards stay."""
+    s = fresh(2, seed=5)
+    taken = 0
+    while s.phase == ROUND_MANAGEMENT:
+        seat = s.current_player
+        s.apply(s.legal_actions()[-1])
+        taken += 1
+        assert s.phase != ROUND_MANAGEMENT or s.current_player != seat  # one item per turn
+    assert taken == 2 * (1 + 1 + 2 + 3)

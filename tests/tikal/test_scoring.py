@@ -70,7 +70,7 @@ def test_jungles_times_temples():
 
 def test_lakes_times_visible_masks():
     s = fresh(2)
-    lay_tile(s, "c4", "B3")  # ruins, 4 masks, 4 treasures on it
+    lay_tile(s, "c4", "B-3")  # ruins, 4 masks, 4 treasures on it
     put(s, 0, "c4", explorers=1)
     put(s, 0, "b5", explorers=1)  # ruins F2: 2 masks, 2 treasures
     put(s, 0, "c6", explorers=1)  # lake F6
@@ -104,7 +104,7 @@ def _volcano_game(players, **options):
     s = fresh(players, **options)
     action_phase(s, s.order[1])
     placer = s.order[1]
-    give_tile(s, placer, "B2")
+    give_tile(s, placer, "B-2")
     return s, placer
 
 
@@ -112,7 +112,7 @@ def test_volcano_scoring_order_and_continuation():
     s, placer = _volcano_game(3)
     before = list(s.pp)
     put(s, placer, "e5", explorers=1)
-    play(s, "place b2", "at f4", "rotate 0")
+    play(s, "place B-2", "at f4", "rotate 0")
     assert s.scoring_kind == "volcano" and s.current_player == placer and s.pending.points == 10
     assert s.pending.ctx == "volcano" and "stone" in legal_texts(s)
     play(s, "end")
@@ -129,7 +129,7 @@ def test_volcano_scoring_order_and_continuation():
 
 def test_volcano_order_after_placer_option():
     s, placer = _volcano_game(3, volcano_order="after_placer")
-    play(s, "place b2", "at f4", "rotate 0", "end")
+    play(s, "place B-2", "at f4", "rotate 0", "end")
     assert s.current_player == s.order[2]
 
 
@@ -139,7 +139,7 @@ def test_scoring_turn_has_no_token_bonus_and_passed_players_take_part():
     s.passed[other] = True
     from mayagames.tikal.testing import give_card
     give_card(s, other, "ap-2", kept=True)
-    play(s, "place b2", "at f4", "rotate 0", "end")
+    play(s, "place B-2", "at f4", "rotate 0", "end")
     assert s.current_player == other and not any(t.startswith("use") for t in legal_texts(s))
     assert not any(t.startswith("power") for t in legal_texts(s))
 
@@ -161,8 +161,11 @@ def test_final_scoring_order_and_unused_director_bonus():
     s.power_used[s.order[1]] = "builder"
     put(s, s.order[0], "e5", explorers=1)
     before = list(s.pp)
+    from mayagames.tikal.testing import give_card
+    give_card(s, s.order[1], "ap-2", kept=True)
     play(s, "pass", "pass")
     assert s.phase_name == "final_scoring" and s.current_player == s.order[1]
+    assert s.pending.points == 10 and not any(t.startswith(("use", "power", "play")) for t in legal_texts(s))
     play(s, "end")
     assert s.current_player == s.order[0]
     play(s, "deploy explorer e4", "end")
@@ -184,3 +187,49 @@ def test_camps_give_no_majority():
     s = fresh(2)
     give_camp(s, 0, "d4")
     assert s.majority(hx(s, "d4")) == -1
+
+
+# --- audit: rules that had no test of their own --------------------------------------------------
+def test_guardian_temples_multiply_jungles_and_get_the_tallest_bonus():
+    """Rule 8: Jungles x (temples with the majority OR a Guardian); tallest bonus per such temple."""
+    s = fresh(2)
+    raise_temple(s, "e3", 7)
+    put(s, 0, "e3", explorers=1)
+    ap_turn(s, 0, 5)
+    play(s, "guardian e3 explorer", "end")
+    put(s, 0, "f4", explorers=1)
+    put(s, 0, "g4", explorers=1)
+    put(s, 1, "e3", explorers=4)
+    part = breakdown(s, 0)
+    assert (part["temples"], part["tallest"], part["jungles"]) == (7, 5, 2 * 1)
+    assert breakdown(s, 1)["temples"] == 0 and breakdown(s, 1)["jungles"] == 0
+
+
+def test_the_new_volcano_is_on_the_board_during_the_ten_ap_turns():
+    """Rule 8 / A15d: EMs may enter the just-placed Volcano, and its majority can change hands
+    between the scorings of one sequence."""
+    from mayagames.tikal.testing import edge_cost, print_stones
+    s, placer = _volcano_game(2)
+    other = [x for x in s.order if x != placer][0]
+    print_stones(s, "e4", [0, 0, 1, 0, 0, 0])  # the Common Base Camp's se side, towards f4
+    put(s, placer, "e4", explorers=1)
+    put(s, other, "e4", explorers=2)
+    play(s, "place B-2", "at f4", "rotate 0")  # B-2's nw side has 1 stone: crossing costs 2
+    assert edge_cost(s, "e4", "f4") == 2
+    play(s, "move explorer e4 f4", "end")
+    assert s.last_scoring[-1]["seat"] == placer and s.last_scoring[-1]["volcanoes"] == 10
+    assert s.current_player == other and s.pending.points == 10
+    play(s, "move explorer e4 f4", "move explorer e4 f4", "end")
+    assert s.last_scoring[-1]["seat"] == other and s.last_scoring[-1]["volcanoes"] == 10
+    assert s.majority(hx(s, "f4")) == other
+
+
+def test_a_card_placed_volcano_counts_for_volcano_majorities():
+    """Gap A15a/section 12.7: no scoring phase, but it is a Volcano tile for majorities."""
+    s = fresh(2)
+    action_phase(s, s.order[0])
+    from mayagames.tikal.testing import give_card
+    give_card(s, s.order[0], "volcano-v2")
+    play(s, "play volcano-v2", "at i7", "rotate 0")
+    put(s, 0, "i7", explorers=1)
+    assert breakdown(s, 0)["volcanoes"] == 10 and s.volcano_supply == 3

@@ -1,9 +1,9 @@
 """Terminal play of Tikal: a human and a bot, bad input, save/load, replay, the board picture."""
 
 import io
-import re
 
 from rich.console import Console
+from rich.text import Text
 from typer.testing import CliRunner
 
 from mayagames.cli import app
@@ -14,7 +14,7 @@ from mayagames.tikal.testing import fresh, lay_tile, put, random_moves
 
 
 def plain(text):
-    return re.sub(r"\[/?[a-z ]*\]", "", text)
+    return Text.from_markup(text).plain
 
 
 def test_full_game_human_and_random_with_bad_input(tmp_path):
@@ -64,7 +64,7 @@ def test_cli_play_and_replay(tmp_path):
 
 def test_board_picture_shows_tiles_ems_camps_stones_and_campsites():
     s = fresh(3, seed=2)
-    lay_tile(s, "c4", "B3")
+    lay_tile(s, "c4", "B-3")
     put(s, 1, "c4", explorers=2, leaders=1)
     put(s, 0, "e5", explorers=3)
     text = plain(render(s.view(0), 0))
@@ -78,7 +78,36 @@ def test_render_shows_the_open_question_and_rotations():
     s = random_moves(fresh(2, seed=4), 0)
     from mayagames.tikal.testing import action_phase, give_tile, play
     action_phase(s, 0)
-    give_tile(s, 0, "A1")
-    play(s, "place a1", "at c4")
+    give_tile(s, 0, "A-1")
+    play(s, "place A-1", "at c4")
     text = plain(render(s.view(0), 0))
     assert "choose the rotation of the tile" in text and "rotate 0: ne" in text
+
+
+def test_board_is_coloured_but_reads_without_colour_and_fits_130_columns():
+    """EMs in their player's colour, terrain kinds on backgrounds of their own; the plain text
+    keeps every label; no line wider than 130 columns at any player count."""
+    from mayagames.tikal.render import KIND_STYLE, STYLE, WIDTH
+    from mayagames.tikal.state import LAKE, RUINS, TEMPLE, VOLCANO
+    s = fresh(4, seed=2)
+    lay_tile(s, "c4", "B-3")
+    lay_tile(s, "f4", "B-4")
+    put(s, 1, "c4", explorers=2, leaders=1)
+    put(s, 3, "e5", explorers=3)
+    markup = render(s.view(0), 0)
+    assert f"[{STYLE[1]}]B2[/]" in markup and f"[{STYLE[3]}]g3[/]" in markup
+    for label, kind in (("R4:4", RUINS), ("L", LAKE), ("T1", TEMPLE), ("V", VOLCANO)):
+        assert f"[{KIND_STYLE[kind]}]{label}[/]" in markup
+    assert len({KIND_STYLE[k] for k in (TEMPLE, VOLCANO, LAKE, RUINS)}) == 4
+    assert not set(STYLE.values()) & set(KIND_STYLE.values())
+    text = plain(markup)
+    assert "c4 R4:4" in text and "f4 L" in text and "e5 T1" in text and "B2" in text and "g3" in text
+    assert WIDTH <= 130
+    for players in (1, 2, 3, 4):
+        s = fresh(players, seed=players)
+        for _ in range(12):
+            lines = plain(render(s.view(s.current_player), s.current_player)).split("\n")
+            assert max(len(line) for line in lines) <= 130, max(lines, key=len)
+            random_moves(s, 60, seed=players)
+            if s.is_terminal:
+                break

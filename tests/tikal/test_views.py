@@ -66,3 +66,20 @@ def test_determinize_of_a_true_state_is_a_clone_with_a_new_generator():
     s = fresh(2, seed=16)
     full = s.determinize(Rng(1))
     assert full.deck == s.deck and full.rng.state != s.rng.state
+
+
+def test_views_and_public_notation_do_not_depend_on_hidden_parts():
+    """Two true states differing only in what nobody sees (deck order, AP bag, tile piles,
+    face-down treasures) give every seat the same view and the same public notation."""
+    for players, seed, moves in ((2, 21, 40), (3, 22, 260), (4, 23, 520)):
+        s = random_moves(fresh(players, seed=seed), moves, seed=seed)
+        other = s.view(0).determinize(Rng(seed))
+        assert (other.deck, other.green, other.ruin) != (s.deck, s.green, s.ruin)  # hidden parts differ
+        for seat in list(range(players)) + [None]:
+            assert fingerprint(other.view(seat)) == fingerprint(s.view(seat))
+            for action in s.legal_actions():
+                assert s.public_notation(action, seat) == other.public_notation(action, seat)
+        # and the hidden values appear nowhere in a view's text
+        text = json.dumps(s.view(1).to_dict())
+        assert json.dumps([s.card_name(c) for c in s.deck[-3:]]) not in text
+        assert "treasure_stack" not in text and '"rng"' not in text

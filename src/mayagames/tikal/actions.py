@@ -1,14 +1,15 @@
-"""Tikal Legend actions: small frozen values with a lowercase notation that round-trips.
+"""Tikal Legend actions: small frozen values with a word notation that round-trips (case-insensitive).
 
-Hexes are named as on the board (``e4``: row e, column 4), tiles by their id (``b3``),
-cards by their name (``dig-2``), players by colour. A compound turn is a chain of small
+Hexes are named as on the board (``e4``: row e, column 4, lower case), terrain tiles by
+their id (``B-3``: upper case with a hyphen, so that a tile never reads like a hex), cards by
+their name (``dig-2``), players by colour. A compound turn is a chain of small
 decisions; generic sub-decisions (:class:`At`, :class:`Side`, :class:`Rotate`,
 :class:`Choose`, :class:`End`) answer the question the state asks (``state.pending``).
 
 >>> parse_action("move explorer e4 d4")
 Move(figure='explorer', from_hex='e4', to_hex='d4')
->>> str(parse_action("TAKE Tile B3"))
-'take tile b3'
+>>> str(parse_action("take tile b-3"))
+'take tile B-3'
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class TakeTile:
     tile: str
 
     def __str__(self) -> str:
-        return f"take tile {self.tile.lower()}"
+        return f"take tile {self.tile}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,7 @@ class PlaceTile:
     tile: str
 
     def __str__(self) -> str:
-        return f"place {self.tile.lower()}"
+        return f"place {self.tile}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -290,6 +290,10 @@ def _validate_board(p: _Problems, board: Any, tiles_by_id: dict[str, dict]) -> N
     expected = sorted(t for t, d in tiles_by_id.items() if d.get("back") in FIXED_LETTERS)
     if sorted(str(t) for t in fixed_ids) != expected:
         p.add(where, f"fixed_tiles must place every F and G tile exactly once ({expected}), got {fixed_ids}")
+    for tid in tiles_by_id:
+        if str(tid).lower() in names:
+            p.add(where, f"tile id {tid!r} reads like the hex {str(tid).lower()!r}; give tiles ids "
+                         "that cannot be confused with hex names (e.g. 'B-3')")
     free = len(names) - len(dotted) - len(used)
     drawn = sum(1 for d in tiles_by_id.values() if d.get("back") in DRAWN_LETTERS)
     if free < drawn:
@@ -335,15 +339,40 @@ def _validate_tiles(p: _Problems, doc: Any) -> dict[str, dict]:
     lettered = [t for t in tiles if t.get("back") in LETTERS]
     if len(lettered) != 36:
         p.add(where, f"36 tiles have a letter A-G on the back, found {len(lettered)}")
-    for letter in ("B", "D"):
-        if not any(t.get("back") == letter and t.get("type") == "volcano" for t in tiles):
-            p.add(where, f"one Volcano is among the {letter} tiles (rule 1)")
-    for letter in ("A", "C", "E"):
-        if any(t.get("back") == letter and t.get("type") == "volcano" for t in tiles):
-            p.add(where, f"no Volcano among the {letter} tiles (only B and D hold one)")
-    if sum(1 for t in tiles if t.get("back") == "A") < 4:
-        p.add(where, "at least 4 'A' tiles are drawn at setup")
+    _validate_tile_letters(p, tiles)
     return by_id
+
+
+def _count(tiles: list[dict], backs: tuple[str, ...], kind: str | None = None) -> int:
+    return sum(1 for t in tiles if t.get("back") in backs and (kind is None or t.get("type") == kind))
+
+
+def _validate_tile_letters(p: _Problems, tiles: list[dict]) -> None:
+    """Rule 1 and section 12.1: one Volcano in B, one in D; A-E hold the 24 tiles drawn in
+    play, F-G the 12 laid at setup, among them the 2 Volcanoes that get the setup 3D
+    volcanoes and the 2 Ruins that get 2 treasures each."""
+    where = "tiles.json"
+    for letter in ("B", "D"):
+        if _count(tiles, (letter,), "volcano") != 1:
+            p.add(where, f"one Volcano is among the {letter} tiles (rule 1), found "
+                         f"{_count(tiles, (letter,), 'volcano')}")
+    for letter in ("A", "C", "E"):
+        if _count(tiles, (letter,), "volcano"):
+            p.add(where, f"no Volcano among the {letter} tiles (only B and D hold one)")
+    if _count(tiles, ("A",)) < 4:
+        p.add(where, "at least 4 'A' tiles are drawn at setup")
+    if _count(tiles, DRAWN_LETTERS) != 24:
+        p.add(where, f"the A-E piles hold the 24 tiles drawn in play (4 + 5 x 4, or 3 + 7 x 3), "
+                     f"found {_count(tiles, DRAWN_LETTERS)}")
+    if _count(tiles, FIXED_LETTERS) != 12:
+        p.add(where, f"the F and G tiles are the 12 laid at setup, found {_count(tiles, FIXED_LETTERS)}")
+    if _count(tiles, FIXED_LETTERS, "volcano") != 2:
+        p.add(where, "2 of the F/G tiles are the Volcanoes that get the 2 setup 3D volcanoes (rule 2.7), "
+                     f"found {_count(tiles, FIXED_LETTERS, 'volcano')}")
+    fixed_ruins = [t for t in tiles if t.get("back") in FIXED_LETTERS and t.get("type") == "ruins"]
+    if len(fixed_ruins) != 2 or any(t.get("masks") != 2 for t in fixed_ruins):
+        p.add(where, "2 of the F/G tiles are Ruins that get 2 treasures each at setup (rule 2.8): "
+                     f"2 Ruins of 2 masks, found masks {[t.get('masks') for t in fixed_ruins]}")
 
 
 def _validate_cards(p: _Problems, doc: Any, tiles_by_id: dict[str, dict], treasures: list[str]) -> None:
@@ -479,7 +508,19 @@ def validate(raw: dict[str, Any]) -> list[str]:
     _validate_directors(p, raw["directors.json"])
     if not p.items:
         _validate_geometry(p, raw["board.json"])
+        _validate_volcano_count(p, raw["tiles.json"]["tiles"], raw["components.json"])
     return p.items
+
+
+def _validate_volcano_count(p: _Problems, tiles: list[dict], comp: dict) -> None:
+    """Rule 1: one 3D volcano per Volcano tile that can come into play (2 at setup, 4 spare)."""
+    volcanoes = sum(1 for t in tiles if t.get("type") == "volcano" and t.get("back") != "unused")
+    if volcanoes != comp["volcanoes_3d"]:
+        p.add("components.json", f"volcanoes_3d is {comp['volcanoes_3d']} but {volcanoes} Volcano tiles "
+                                 "can come into play (one 3D volcano each)")
+    prestige = comp.get("starting_prestige")
+    if not isinstance(prestige, list) or len(prestige) < 4 or not all(_is_int(x, 0) for x in prestige):
+        p.add("components.json", "starting_prestige needs a space for each of 4 turn positions")
 
 
 def _validate_geometry(p: _Problems, board: dict) -> None:
@@ -496,6 +537,11 @@ def _validate_geometry(p: _Problems, board: dict) -> None:
                 todo.append(nb)
     if len(seen) != len(coords):
         p.add("board.json", "the hexes do not form one connected board")
+    for h in board["hexes"]:  # rule 1: the dotted-outline hexes are around the edge
+        inner = all((h["q"] + dq, h["r"] + dr) in coords for dq, dr in SIDE_OFFSETS)
+        if h.get("dotted") and inner:
+            p.add("board.json", f"dotted hex {h['name']} is not on the edge of the board (rule 1: dotted "
+                                "hexes are around the edge)")
     camp = next(x for x in board["preprinted"] if x["type"] == "base_camp")
     if sum(camp["stones"]) == 0:
         p.add("board.json", "the Common Base Camp needs Trail Stones to leave it")

@@ -7,15 +7,16 @@ these checks can be thorough rather than fast.
 from __future__ import annotations
 
 from ..core.errors import IllegalAction
-from .actions import (Activate, At, Camp, Clear, Deploy, End, Give, Guardian, Keep, Move, Pass, PlaceTile,
-                      Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile,
-                      Token, Trade, Transfer, Unearth, Use)
+from .actions import (Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move, Pass,
+                      PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
+                      TakeTile, Token, Trade, Transfer, Unearth, Use)
 from .data import SIDES
 from .state import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
 
 RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
 TURN_TYPES = (Keep, Play, Use, Activate, PlaceTile, Power, Pass)
 AP_TYPES = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade)
+ANSWER_TYPES = (At, Side, Rotate, Choose, Token, Discard, Give, Take)  # answers to sub-decisions
 
 
 def _err(rule: str, message: str, action: object) -> IllegalAction:
@@ -58,7 +59,8 @@ def _explain_rm(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, TakeTile):
         if s.rm_tiles[seat] >= rules["tiles_each"]:
             return _err(rule, f"you already took {rules['tiles_each']} terrain tile(s) this round", a)
-        return _err(rule, f"tile {a.tile} is not on offer", a)
+        offered = ", ".join(s.C.tiles[t].id for t in s.tile_display) or "none"
+        return _err(rule, f"tile {a.tile} is not on offer (on offer: {offered}; tile ids look like B-3)", a)
     if isinstance(a, TakeCard):
         if s.rm_cards[seat] >= rules["cards_each"]:
             return _err(rule, f"you already took {rules['cards_each']} action cards this round", a)
@@ -81,6 +83,9 @@ def _explain_turn(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, AP_TYPES) or isinstance(a, End):
         return _err("5.3: Activate the AP token", "AP actions are spent by activating your AP token "
                                                   "('activate') or a card first", a)
+    if isinstance(a, ANSWER_TYPES):
+        return _err("5: Action phase", f"no question is open: '{a}' answers one (asked after 'place', 'stone', "
+                                       "'trade', 'keep' with the kept spaces full, a card or a power)", a)
     if isinstance(a, Pass) and not can_pass(s, seat):
         left = []
         if s.camp_tiles[seat]:
@@ -109,7 +114,8 @@ def _explain_turn(s: TikalState, a: object) -> IllegalAction:
     if isinstance(a, Activate) and not s.ap_token[seat]:
         return _err("5.3: Activate the AP token", "your AP token is already used (or you have none)", a)
     if isinstance(a, PlaceTile) and a.tile not in [s.C.tiles[t].id for t in s.camp_tiles[seat]]:
-        return _err("7: Playing a terrain tile", f"tile {a.tile} is not on your campsite", a)
+        mine = ", ".join(s.C.tiles[t].id for t in s.camp_tiles[seat]) or "none"
+        return _err("7: Playing a terrain tile", f"tile {a.tile} is not on your campsite (yours: {mine})", a)
     if isinstance(a, Power):
         director = s.C.directors[s.director[seat]]
         if s.power_used[seat]:
@@ -133,7 +139,32 @@ def _explain_frame(s: TikalState, a: object) -> IllegalAction:
         return _err("7: Playing a terrain tile", _tile_reason(s, f, a), a)
     if f.kind == "trade" and isinstance(a, (Take, Give)):
         return _err("6: Trade Treasures" if f.ctx != "merchant" else "9: Merchant", _trade_reason(s, f, a), a)
-    return _err("5: compound turn", f"now {prompt(f)}", a)
+    return _err(_frame_rule(s, f), f"now {prompt(f)}", a)
+
+
+# the rule that opened each kind of sub-decision (an AP spending is rule 6 or its origin)
+FRAME_RULE_NAMES = {
+    "discard": "5.1: Move an action card", "ruin_place": "10: action card (Explorers onto a Ruin)",
+    "dig": "10: action card (take treasures)", "temple_base": "10: action card (Explorers to Temples)",
+    "clear": "10: action card (clear floors)", "recruit": "10: action card (Unavailable Supply)",
+    "explorers": "10: action card (up to 4 Explorers)", "tracker": "9: Tracker", "fisher": "9: Fisher",
+    "journalist": "9: Journalist", "stone": "6: Place a Trail Stone", "tile": "7: Playing a terrain tile",
+    "trade": "6: Trade Treasures",
+}
+AP_ORIGINS = {"token": "6: AP actions", "alone": "5: permanent cards", "volcano": "8: In-Game Scoring",
+              "final": "11: Final Scoring", "moves": "10: card moves-5", "scout": "9: Scout"}
+
+
+def _frame_rule(s: TikalState, f) -> str:
+    if f.kind == "ap":
+        return AP_ORIGINS.get(f.ctx, "6: AP actions")
+    if f.kind == "relocate":
+        return "9: Hunter" if f.ctx == "hunter" else "9: Driver"
+    if f.kind == "camp":
+        return "9: Nomad" if f.ctx == "nomad" else "10: action card (Base Camp)"
+    if f.kind == "trade" and f.ctx == "merchant":
+        return "9: Merchant"
+    return FRAME_RULE_NAMES.get(f.kind, "5: compound turn")
 
 
 def _explain_ap(s: TikalState, a: object) -> IllegalAction:
@@ -141,7 +172,8 @@ def _explain_ap(s: TikalState, a: object) -> IllegalAction:
     seat, p, C = f.seat, f.points, s.C
     cost = C.ap_costs
     if f.ctx in ("moves", "scout") and not isinstance(a, (Move, Transfer, Deploy)):
-        return _err("10: moves" if f.ctx == "moves" else "9: Scout", "these points only move (or deploy) EMs", a)
+        rule = "10: card moves-5" if f.ctx == "moves" else "9: Scout"
+        return _err(rule, "these points only move (or deploy) EMs", a)
     if f.ctx == "moves" and isinstance(a, Deploy):
         return _err("10: card moves-5", "the card's points move EMs; they do not deploy new ones", a)
     if isinstance(a, Use):

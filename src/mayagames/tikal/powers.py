@@ -13,7 +13,7 @@ from typing import Callable
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import camp_playable
 from .rules import (EXPLORER, LEADER, FRAME_RULES, deploy_figure, distinct_names, finish, first_card, move_figure,
-                    own_hexes, push, trade_takes)
+                    push, spend_actions, trade_takes)
 from . import scoring as _scoring
 from .state import JUNGLE, LAKE, VOLCANO, Frame, TikalState
 
@@ -62,11 +62,16 @@ def collector(s: TikalState, seat: int) -> None:
 
 
 # --- movement powers ------------------------------------------------------------------------
-def tracker_moves(s: TikalState, seat: int) -> list:
-    """An Explorer one step onto an adjacent terrain tile, free, stones or not."""
+def tracker_moves(s: TikalState, seat: int, moved: dict[int, int] | None = None) -> list:
+    """An Explorer one step onto an adjacent terrain tile, free, stones or not.
+
+    ``moved[h]``: Explorers the Tracker already moved onto ``h``; each Explorer steps once
+    (rule 9: "move 2 of your Explorers", gap A16: each one step), so they may not go on."""
     B = s.C.board
     acts = []
     for h in _explorer_hexes(s, seat):
+        if moved and s.explorers[seat * s.H + h] <= moved.get(h, 0):
+            continue
         for i in range(h * 6, h * 6 + 6):
             nb = B.neighbour[i]
             if nb >= 0 and s.kind[nb] != JUNGLE:
@@ -84,7 +89,7 @@ def tracker(s: TikalState, seat: int) -> None:
 
 
 def tracker_legal(s: TikalState, f: Frame) -> list:
-    acts = tracker_moves(s, f.seat)
+    acts = tracker_moves(s, f.seat, f.counts)
     if f.left < f.a:
         acts.append(END)
     return acts
@@ -92,9 +97,11 @@ def tracker_legal(s: TikalState, f: Frame) -> list:
 
 def tracker_apply(s: TikalState, f: Frame, a: object) -> None:
     if isinstance(a, Move):
-        move_figure(s, f.seat, EXPLORER, s.hex_index(a.from_hex), s.hex_index(a.to_hex))
+        to = s.hex_index(a.to_hex)
+        move_figure(s, f.seat, EXPLORER, s.hex_index(a.from_hex), to)
+        f.counts[to] = f.counts.get(to, 0) + 1
         f.left -= 1
-        if f.left > 0 and tracker_moves(s, f.seat):
+        if f.left > 0 and tracker_moves(s, f.seat, f.counts):
             return
     finish(s, f)
 
@@ -153,7 +160,10 @@ def scout(s: TikalState, seat: int) -> None:
 
 
 def scout_usable(s: TikalState, seat: int) -> bool:
-    return bool(s.avail_explorers[seat] or s.avail_leaders[seat] or own_hexes(s, seat))
+    """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now."""
+    acts: list = []
+    spend_actions(s, Frame("ap", seat, ctx="scout", points=int(_params(s, "scout")["points"])), acts)
+    return bool(acts)
 
 
 # --- Fisher: an Explorer onto a Lake ------------------------------------------------------

@@ -3,8 +3,13 @@
 The site board is drawn as rows of hexes (odd rows shifted by half a hex). Each hex shows
 its name and terrain, the EMs of each colour, and camps, Guardians or treasures. The AP cost
 to cross each edge is drawn on the edge: a digit is the number of Trail Stones (printed on
-both sides plus tokens), ``-`` means no passage. Below the board: turn order, each player's
+both sides plus tokens), a wall means no passage. Below the board: turn order, each player's
 campsite and museum, the items on offer, the supplies and the open question.
+
+Colour helps but is never needed: terrain labels (``T5``, ``R3:2``, ``V``, ``L``, ``C``, ``BC``)
+are drawn on a background of their own (temples magenta, volcanoes orange, lakes cyan, ruins
+brown, clearings pale green) and EMs as bold letters in their player's colour (``r2``, ``B1``),
+so the picture reads the same in black and white. Every line fits in :data:`WIDTH` columns.
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ from .state import (BASE_CAMP, CLEARING, COMMON, JUNGLE, LAKE, PHASE_NAMES, RUIN
 
 CELL = 12  # characters per hex (even)
 HALF = CELL // 2
-STYLE = {0: "red", 1: "blue", 2: "yellow", 3: "green"}
-KIND_STYLE = {TEMPLE: "bold magenta", VOLCANO: "bold red", LAKE: "cyan", RUINS: "bold yellow",
-              CLEARING: "green", BASE_CAMP: "bold white", JUNGLE: "dim"}
+WIDTH = 128  # every line of the picture fits (the terminal is asked for ~130 columns)
+STYLE = {0: "bold bright_red", 1: "bold bright_blue", 2: "bold bright_yellow", 3: "bold bright_green"}
+# terrain on backgrounds of its own, so that it never looks like a player's EMs (foreground colours)
+KIND_STYLE = {TEMPLE: "bold white on magenta", VOLCANO: "bold white on dark_orange3",
+              LAKE: "bold black on cyan", RUINS: "bold white on orange4",
+              CLEARING: "black on dark_sea_green2", BASE_CAMP: "bold black on white", JUNGLE: "green"}
+DOTTED_STYLE = "dim"
 
 
 class Canvas:
@@ -118,7 +127,8 @@ def _draw_hex(s: TikalState, cv: Canvas, h: int, x: int, y: int) -> None:
     k = s.kind[h]
     name = s.hex_name(h)
     cv.put(x + 2, y, name, "dim")
-    cv.put(x + 3 + len(name), y, terrain_label(s, h), KIND_STYLE[k])
+    style = DOTTED_STYLE if k == JUNGLE and s.C.board.hexes[h].dotted else KIND_STYLE[k]
+    cv.put(x + 3 + len(name), y, terrain_label(s, h), style)
     parts = [(ems_text(s, seat, h), STYLE[seat]) for seat in range(s.num_players)]
     parts = [(text, style) for text, style in parts if text]
     gap = 1 if sum(len(t) + 1 for t, _ in parts) <= CELL - 1 else 0
@@ -136,54 +146,89 @@ def _draw_hex(s: TikalState, cv: Canvas, h: int, x: int, y: int) -> None:
 
 
 def tile_text(s: TikalState, t: int) -> str:
+    """``B-3 ruins 4 masks [1 1 1 0 2 1]``: id, kind, printed stones (sides ne e se sw w nw)."""
     tile = s.C.tiles[t]
     kind = {"temple": f"temple {tile.value}", "ruins": f"ruins {tile.masks} masks"}.get(tile.type, tile.type)
-    stones = " ".join(f"{SIDES[i]}{n}" for i, n in enumerate(tile.stones))
-    return f"{tile.id.lower()} {kind} [{stones}]"
+    return f"{tile.id} {kind} [{' '.join(map(str, tile.stones))}]"
+
+
+def wrap(head: str, items: list[str], tail: str = "", width: int = WIDTH) -> list[str]:
+    """``head`` then the plain-text ``items`` (comma-separated), wrapped to ``width`` columns
+    with an indent; each item is escaped for Rich markup. ``head`` and ``tail`` are markup."""
+    from rich.text import Text
+    lines: list[str] = []
+    line, used = head, len(Text.from_markup(head).plain)
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if used + 1 + len(piece) > width and used > 4:
+            lines.append(line)
+            line, used = "    ", 4
+        line += " " + escape(piece)
+        used += 1 + len(piece)
+    if not items:
+        line, used = line + " -", used + 2
+    if tail:
+        plain = len(Text.from_markup(tail).plain)
+        if used + 1 + plain > width:
+            lines.append(line)
+            line = "    "
+        line += " " + tail
+    lines.append(line)
+    return lines
 
 
 def _seat(seat: int) -> str:
     return f"[{STYLE[seat]}]{COLOURS[seat]}[/]"
 
 
-def _cards(s: TikalState, cards: list[int]) -> str:
-    return ", ".join(s.card_name(c) + (" (used)" if s.down[c] else "") for c in cards) or "-"
+def _card_names(s: TikalState, cards: list[int]) -> list[str]:
+    return [s.card_name(c) + (" (used)" if s.down[c] else "") for c in cards]
 
 
 def _player_lines(s: TikalState, seat: int) -> list[str]:
     T = len(s.C.treasure_types)
     director = s.C.directors[s.director[seat]]
-    museum = ", ".join(f"{s.C.treasure_types[t]} {n}" for t in range(T)
-                       if (n := s.museum[seat * T + t])) or "empty"
-    used = s.power_used[seat] or "unused"
+    museum = [f"{s.C.treasure_types[t]} {n}" for t in range(T) if (n := s.museum[seat * T + t])]
     now = score_breakdown(s, seat)
-    tiles = "; ".join(tile_text(s, t) for t in s.camp_tiles[seat]) or "-"
     space = s.next_order.index(seat) + 1 if seat in s.next_order else "-"
+    camps = ", ".join(s.hex_name(h) for h in s.camps[seat]) or "-"
     return [
         f"{_seat(seat)}: [bold]{s.pp[seat]} PP[/bold] (a scoring now: +{now['total']})"
         + ("  [dim]passed[/dim]" if s.phase == 1 and s.passed[seat] else ""),
         f"   supply: {s.avail_explorers[seat]} explorers {s.avail_leaders[seat]} leader(s) available, "
-        f"{s.unavail_explorers[seat]}+{s.unavail_leaders[seat]} unavailable; camps "
-        f"{', '.join(s.hex_name(h) for h in s.camps[seat]) or '-'} "
+        f"{s.unavail_explorers[seat]}+{s.unavail_leaders[seat]} unavailable; camps {camps} "
         f"({s.C.per_player['base_camps'] - len(s.camps[seat])} in reserve); guardians {s.guardians[seat]}",
-        f"   campsite: statuette {space}, AP token {s.ap_token[seat] or '-'}, tiles {escape(tiles)}",
-        f"   cards new: {_cards(s, s.right[seat])} | kept: {_cards(s, s.left[seat])}",
-        f"   museum: {museum} | director {director.name} ({', '.join(director.powers)}): {used}",
+        *wrap(f"   campsite: statuette {space}, AP token {s.ap_token[seat] or '-'}, tiles",
+              [tile_text(s, t) for t in s.camp_tiles[seat]]),
+        *side_by_side(wrap("   cards new:", _card_names(s, s.right[seat])),
+                      wrap("kept:", _card_names(s, s.left[seat]))),
+        *side_by_side(wrap("   museum:", museum),
+                      [f"director {escape(director.name)} ({', '.join(director.powers)}): "
+                       f"{s.power_used[seat] or 'unused'}"]),
     ]
+
+
+def side_by_side(first: list[str], second: list[str]) -> list[str]:
+    """Two one-line parts joined by `` | `` when they fit in :data:`WIDTH`, else one under the other."""
+    from rich.text import Text
+    if len(first) == len(second) == 1:
+        joined = f"{first[0]} | {second[0]}"
+        if len(Text.from_markup(joined).plain) <= WIDTH:
+            return [joined]
+    return first + ["   " + line for line in second]
 
 
 def _offer_lines(s: TikalState) -> list[str]:
     types = s.C.treasure_types
     floors = " ".join(f"{lv}:{s.floors[lv]}" for lv in range(2, len(s.floors)))
-    blue = ", ".join(t for i, t in enumerate(types) if s.blue[i]) or "none"
+    piles = " ".join(f"{k}:{len(p)}" for k, p in s.piles.items())
     return [
-        f"cards on display: {', '.join(s.card_name(c) for c in s.display) or '-'} "
-        f"[dim](deck {len(s.deck)}, discard {len(s.discard)})[/dim]",
+        *wrap("cards on display:", [s.card_name(c) for c in s.display],
+              f"[dim](deck {len(s.deck)}, discard {len(s.discard)})[/dim]"),
         f"AP tokens on offer: {', '.join(map(str, sorted(s.ap_display))) or '-'} [dim](bag {len(s.bag)})[/dim]",
-        f"tiles on offer: {escape('; '.join(tile_text(s, t) for t in s.tile_display)) or '-'} "
-        f"[dim](piles {' '.join(f'{k}:{len(p)}' for k, p in s.piles.items())})[/dim]",
-        f"supply: floors {floors}; Trail Stone tokens {s.stone_supply}; blue pairs {blue}; "
-        f"symbol tiles {len(s.symbol_supply)}",
+        *wrap("tiles on offer:", [tile_text(s, t) for t in s.tile_display], f"[dim](piles {piles})[/dim]"),
+        f"supply: floors {floors}; Trail Stone tokens {s.stone_supply}; symbol tiles {len(s.symbol_supply)}",
+        *wrap("   blue treasure pairs:", [t for i, t in enumerate(types) if s.blue[i]]),
     ]
 
 
@@ -196,7 +241,7 @@ def _pending_lines(s: TikalState) -> list[str]:
         line += f" - [bold]{f.points} AP[/bold] left ({f.ctx})"
     lines = [line]
     if f.kind == "tile":
-        lines.append("   tile " + escape(tile_text(s, f.a)) + " (stones per side, printed orientation)")
+        lines.append("   tile " + escape(tile_text(s, f.a)) + " (stones on ne e se sw w nw, printed orientation)")
         if f.step == "rotation":
             tile = s.C.tiles[f.a]
             from .rules import distinct_rotations
@@ -204,6 +249,13 @@ def _pending_lines(s: TikalState) -> list[str]:
                 rotated = tile.rotated(k)
                 lines.append(f"   rotate {k}: " + " ".join(f"{SIDES[i]}{n}" for i, n in enumerate(rotated)))
     return lines
+
+
+LEGEND = ("[dim]T5 temple of level 5 (Gr: red Guardian), R3:2 ruins of 3 masks with 2 treasures, V volcano, "
+          "L lake, C clearing,[/dim]",
+          "[dim]BC base camp, ~ jungle, :: dotted jungle; r2 = 2 red Explorers, R2 = a red Leader and "
+          "2 Explorers; [stones] ne e se sw w nw;[/dim]",
+          "[dim]a digit on an edge = the AP to cross it (its Trail Stones), a wall = no passage[/dim]")
 
 
 def render(state: Any, seat: int | None) -> str:
@@ -214,10 +266,7 @@ def render(state: Any, seat: int | None) -> str:
             + (f" - {_seat(whose)} to play" if whose is not None else ""))
     order = " ".join(COLOURS[x] for x in s.order)
     nxt = " ".join(COLOURS[x] if x >= 0 else "_" for x in s.next_order)
-    lines = [head, draw_board(s),
-             "[dim]T5 temple level 5 (Gr: red Guardian), R3:2 ruins of 3 masks with 2 treasures, V volcano, "
-             "L lake, C clearing, BC base camp, ~ jungle, :: dotted jungle; r2 = 2 red explorers, "
-             "R2 = red leader + 2 explorers; a digit on an edge = AP to cross it, a wall = no passage[/dim]",
+    lines = [head, draw_board(s), *(escape_brackets(x) for x in LEGEND),
              f"turn order: {order} | next round: {nxt}"]
     for p in range(s.num_players):
         lines += _player_lines(s, p)
@@ -227,3 +276,8 @@ def render(state: Any, seat: int | None) -> str:
         lines.append(f"[bold]{s.scoring_kind} scoring[/bold]: still to play {waiting}")
     lines += _pending_lines(s)
     return "\n".join(lines)
+
+
+def escape_brackets(markup: str) -> str:
+    """Escape the literal ``[stones]`` of the legend (the style tags stay markup)."""
+    return markup.replace("[stones]", escape("[stones]"))

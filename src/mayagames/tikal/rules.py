@@ -245,11 +245,14 @@ def play_card(s: TikalState, seat: int, name: str, kept: bool) -> None:
 
 
 def use_alone(s: TikalState, seat: int, name: str, kept: bool) -> None:
-    """Rule 5 / gap A9: a permanent card used alone gives its AP to spend now; free, flips it."""
+    """Rule 5 / gap A9: a permanent card used alone gives its AP to spend now and flips.
+
+    Rule 5 plays it "alone as an action"; gap A9 makes it free (no turn) when the card is on
+    the left (kept, passive). Used alone from the right it is the turn's action."""
     side = s.left[seat] if kept else s.right[seat]
     c = first_card(s, side, name, prefer_up=True)
     s.down[c] = True
-    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=False))
+    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=not kept))
 
 
 def activate_token(s: TikalState, seat: int) -> None:
@@ -560,8 +563,16 @@ def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
 def ap_legal(s: TikalState, f: Frame) -> list:
     seat, p, ctx = f.seat, f.points, f.ctx
     acts: list = [END]
-    if p <= 0:
-        return acts
+    if p > 0:
+        spend_actions(s, f, acts)
+    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9), at any point
+        bonus_actions(s, seat, acts)
+    return acts
+
+
+def spend_actions(s: TikalState, f: Frame, acts: list) -> None:
+    """The AP actions (rule 6) the frame's points may buy, appended to ``acts``."""
+    seat, p, ctx = f.seat, f.points, f.ctx
     general = ctx in GENERAL
     cost = s.C.ap_costs
     if (general or ctx == SCOUT) and p >= cost["deploy"]:
@@ -570,7 +581,7 @@ def ap_legal(s: TikalState, f: Frame) -> list:
     if p >= cost["transfer"]:
         transfer_actions(s, seat, acts)
     if not general:
-        return acts
+        return
     if p >= cost["base_camp"]:
         camp_actions(s, seat, acts)
     if p >= cost["trail_stone"]:
@@ -601,15 +612,17 @@ def ap_legal(s: TikalState, f: Frame) -> list:
             acts.append(T.unearth[h])
     if p >= cost["trade"] and trade_takes(s, seat):
         acts.append(TRADE)
-    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9)
-        for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
-            for c in cards:
-                card = s.C.cards[c]
-                if card.permanent and not s.down[c]:
-                    u = make(Use, card.name, kept)
-                    if u not in acts:
-                        acts.append(u)
-    return acts
+
+
+def bonus_actions(s: TikalState, seat: int, acts: list) -> None:
+    """The face-up permanent cards (right or left) that may add their AP to the AP token."""
+    for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
+        for c in cards:
+            card = s.C.cards[c]
+            if card.permanent and not s.down[c]:
+                u = make(Use, card.name, kept)
+                if u not in acts:
+                    acts.append(u)
 
 
 def edge_between(s: TikalState, a: int, b: int) -> int:

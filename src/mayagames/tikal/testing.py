@@ -4,7 +4,7 @@ Every helper moves components from where they are to where the test wants them, 
 conservation laws (``state.invariants()``) keep holding::
 
     s = fresh(2)
-    lay_tile(s, "c4", "A1")                 # the temple A1 on hex c4
+    lay_tile(s, "c4", "A-1")                # the temple tile A-1 on hex c4
     put(s, 0, "c4", explorers=2, leaders=1)  # red figures there
     raise_temple(s, "c4", 5)                 # clear floors up to level 5
     ap_turn(s, 0, 10)                        # red now spends 10 AP (an AP-token activation)

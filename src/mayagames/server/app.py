@@ -1,0 +1,289 @@
+"""The FastAPI application: REST + WebSocket routes over :class:`~.service.GameService`,
+and the static browser client.
+
+Routes delegate to the service; Pydantic validates requests at the boundary. A
+seat is opened by its secret token (``Authorization: Bearer TOKEN`` on REST, a
+``hello`` message on the WebSocket); without a token a client is a spectator.
+Every error is JSON: ``{"error": code, "message": text}`` with a 4xx status
+(5xx only when the server itself failed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from ..web import STATIC_DIR
+from .db import DEFAULT_URL, Database
+from .rooms import Room, ServerError
+from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
+from .service import GameService, Subscriber
+
+log = logging.getLogger("mayagames.server")
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), default=str)
+
+
+def create_app(database_url: str | None = None, *, db: Database | None = None,
+               bot_delay: float = 0.0, bot_workers: int = 2,
+               list_test_games: bool = False) -> FastAPI:
+    """Build the app. ``database_url`` defaults to an SQLite file in the current directory."""
+    database = db or Database(database_url or DEFAULT_URL)
+    service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
+                          list_test_games=list_test_games)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="mayagames", version="1", lifespan=lifespan,
+                  summary="Play Tikal Legend and Tzolk'in with people and bots")
+    app.state.service = service
+    install_error_handlers(app)
+    add_pages(app)
+    add_api(app, service)
+    add_websocket(app, service)
+    return app
+
+
+# --- errors -------------------------------------------------------------------
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServerError)
+    async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def server_failure(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "server_error", "message": "the server failed on this "
+                             "request; nothing was changed"}, status_code=500)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        malformed = any(e.get("type") == "json_invalid" for e in errors)
+        return JSONResponse({"error": "bad_json" if malformed else "bad_request",
+                             "message": describe_validation(errors)},
+                            status_code=400 if malformed else 422)
+
+
+def describe_validation(errors: Any) -> str:
+    """Pydantic errors as one readable line: ``body.players: Input should be ...``."""
+    parts = []
+    for e in errors:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "request"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+# --- pages ----------------------------------------------------------------------
+def add_pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "table.html")
+
+
+# --- REST -------------------------------------------------------------------------
+def bearer_token(request: Request) -> str | None:
+    """The seat token from ``Authorization: Bearer TOKEN`` (None when absent)."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServerError(401, "bad_token", "the Authorization header must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+def add_api(app: FastAPI, service: GameService) -> None:
+    async def room_of(table_id: str) -> Room:
+        return await service.get_room(table_id)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables_in_memory": len(service.rooms)}
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        """The games on offer, with their options, and the seat kinds (human or a bot)."""
+        return {"games": service.games(), "agents": service.agents()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(req: CreateTable) -> dict[str, Any]:
+        """Create a table; the answer holds each human seat's secret token (shown once)."""
+        room, tokens = await service.create_table(req)
+        seats = []
+        for seat, token in zip(room.seats_public(), tokens):
+            invite = f"/table/{room.id}#token={token}" if token else None
+            seats.append({**seat, "token": token, "invite": invite})
+        return {"table": room.id, "game": room.info.name, "seats": seats,
+                "spectate": f"/table/{room.id}"}
+
+    @app.get("/api/tables")
+    async def list_tables(status: str | None = Query(None, pattern="^(playing|finished)$"),
+                          limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+        return {"tables": await service.list_tables(status, limit)}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_state(room: Room = Depends(room_of),
+                          token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+        """The position as the token's seat sees it (a spectator's without a token)."""
+        return room.message(room.seat_of_token(token))
+
+    @app.post("/api/tables/{table_id}/moves")
+    async def move(req: MoveRequest, room: Room = Depends(room_of),
+                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+        """Play for the token's seat; ``move_number`` must be the current one."""
+        seat = seat_required(room, token)
+        await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
+        return room.message(seat)
+
+    @app.post("/api/tables/{table_id}/undo")
+    async def undo(req: UndoRequest, room: Room = Depends(room_of),
+                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+        seat = seat_required(room, token)
+        await service.undo(room, seat, req.move_number)
+        return room.message(seat)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
+                     room: Room = Depends(room_of),
+                     token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+        """One frame of a replay: a finished game from any side, else only one's own side."""
+        return service.replay_frame(room, room.seat_of_token(token), step, perspective)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(room: Room = Depends(room_of)) -> Response:
+        return JSONResponse(service.record(room))
+
+
+def seat_required(room: Room, token: str | None) -> int:
+    seat = room.seat_of_token(token)
+    if seat is None:
+        raise ServerError(401, "no_token", "moving needs your seat's token "
+                          "(Authorization: Bearer TOKEN)")
+    return seat
+
+
+# --- WebSocket ------------------------------------------------------------------------
+def add_websocket(app: FastAPI, service: GameService) -> None:
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        """Messages in: hello {token}, move, undo, ping. Out: state, error, pong."""
+        await ws.accept()
+        try:
+            room = await service.get_room(table_id)
+        except ServerError as exc:
+            await ws.send_text(encode({"type": "error", **exc.to_dict()}))
+            await ws.close(code=4404 if exc.status == 404 else 1011)
+            return
+        sub = Subscriber()
+        sender = asyncio.create_task(pump(ws, sub))
+        session = SocketSession(service, room, sub)
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None and message.get("bytes") is not None:
+                    raw = message["bytes"].decode("utf-8", errors="replace")
+                await session.handle(raw or "")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            service.unsubscribe(room, sub)
+            sub.close()
+            await asyncio.gather(sender, return_exceptions=True)
+
+
+async def pump(ws: WebSocket, sub: Subscriber) -> None:
+    """Send a subscriber's queued messages in order; ``None`` closes the socket."""
+    try:
+        while (message := await sub.queue.get()) is not None:
+            await ws.send_text(encode(message))
+        if ws.client_state == WebSocketState.CONNECTED:
+            await ws.close()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away; the receive loop notices and cleans up
+
+
+class SocketSession:
+    """One WebSocket's conversation: who it speaks for and what it asked."""
+
+    def __init__(self, service: GameService, room: Room, sub: Subscriber) -> None:
+        self.service, self.room, self.sub = service, room, sub
+        self.greeted = False
+
+    def error(self, exc: ServerError, rid: Any = None) -> None:
+        self.sub.push({"type": "error", **exc.to_dict(), "rid": rid})
+
+    async def handle(self, raw: str) -> None:
+        rid = None
+        try:
+            request = parse_ws_message(raw)
+            rid = getattr(request, "rid", None)
+            await self.dispatch(request)
+        except ServerError as exc:
+            self.error(exc, rid)
+            if exc.code == "stale" and self.greeted:
+                self.service.subscribe(self.room, self.sub, self.sub.seat)
+        except Exception:  # a bug (e.g. in an engine): report it, keep the connection
+            log.exception("table %s: request %r failed", self.room.id, raw[:200])
+            self.error(ServerError(500, "server_error", "the server failed on this request; "
+                                   "nothing was played"), rid)
+
+    async def dispatch(self, request: Any) -> None:
+        if isinstance(request, WsHello):
+            seat = self.room.seat_of_token(request.token)
+            self.service.subscribe(self.room, self.sub, seat)
+            self.greeted = True
+            return
+        if not self.greeted:
+            raise ServerError(400, "hello_first", "send {\"type\": \"hello\", \"token\": ...} first")
+        if isinstance(request, WsMove):
+            await self.service.play(self.room, self.sub.seat, request.move_number,
+                                    action_id=request.action_id, text=request.action,
+                                    origin=self.sub, rid=request.rid)
+        elif isinstance(request, WsUndo):
+            await self.service.undo(self.room, self.sub.seat, request.move_number,
+                                    origin=self.sub, rid=request.rid)
+        else:
+            self.sub.push({"type": "pong", "rid": request.rid})
+
+
+def parse_ws_message(raw: str) -> Any:
+    """A validated client message, or a ServerError saying what is wrong with it."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ServerError(400, "bad_json", f"message is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or data.get("type") not in WS_MESSAGES:
+        raise ServerError(400, "bad_request", "a message is a JSON object whose 'type' is one of "
+                          f"{sorted(WS_MESSAGES)}")
+    try:
+        return WS_MESSAGES[data["type"]].model_validate(data)
+    except ValidationError as exc:
+        raise ServerError(400, "bad_request", describe_validation(exc.errors())) from exc

@@ -1,0 +1,275 @@
+"""A live game table in memory: its true state, its log and what each seat may see.
+
+A :class:`Room` is rebuilt from a stored table by replaying its moves. It never
+changes its state in place: a move is applied to a clone, persisted, and only
+then swapped in (:meth:`Room.commit`), so a failed write loses nothing.
+
+Everything sent to a client is built by :meth:`Room.message`: the seat's
+``view`` (never the true state), the legal actions only for the seat to move,
+and the log as that seat may read it (``public_notation``, computed before each
+move, so secret choices stay secret in the history too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..agents import Agent, make_agent
+from ..core.errors import IllegalAction, MayaGamesError, NotationError
+from ..core.game import Action, GameInfo, State, action_to_dict, new_state
+from ..core.registry import get_game
+from ..core.rng import derive_seed
+from .db import StoredTable
+
+HUMAN = "human"
+
+
+class ServerError(Exception):
+    """A request the server refuses: HTTP-like ``status``, a stable ``code`` and a message."""
+
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.rule:
+            data["rule"] = self.rule
+        return data
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a leaked database does not let anyone move."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move of the log: who moved and how each viewer may read it."""
+
+    number: int            # 1-based move number
+    seat: int              # the seat that moved
+    full: str              # the move's notation (as stored in the record)
+    texts: tuple[str, ...]  # public notation for seat 0..n-1, then for spectators
+    revealed: bool         # chance or hidden information was involved: no undo past it
+
+    def text_for(self, viewer: int | None, everything: bool = False) -> str:
+        if everything:
+            return self.full
+        return self.texts[-1 if viewer is None else viewer]
+
+    def to_dict(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
+        return {"n": self.number, "seat": self.seat, "text": self.text_for(viewer, everything)}
+
+
+def log_entry(state: State, action: Action, number: int) -> LogEntry:
+    """The log entry of ``action`` about to be played in ``state`` (before applying it)."""
+    seat = state.current_player
+    assert seat is not None
+    viewers: list[int | None] = [*range(state.num_players), None]
+    return LogEntry(number=number, seat=seat, full=str(action),
+                    texts=tuple(state.public_notation(action, v) for v in viewers),
+                    revealed=state.reveals_information(action))
+
+
+def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> tuple[State, list[LogEntry]]:
+    """Replay ``moves`` from the table's seed and options, checking each one.
+
+    Raises :class:`MayaGamesError` naming the first move that does not replay.
+    """
+    state = new_state(info, stored.num_players, stored.seed, stored.options)
+    log: list[LogEntry] = []
+    for i, text in enumerate(moves):
+        try:
+            action = state.parse_action(text)
+            if state.current_player is None or action not in state.legal_actions():
+                raise state.explain_illegal(action)
+        except (NotationError, IllegalAction) as exc:
+            raise MayaGamesError(f"move {i + 1} {text!r} does not replay: {exc}") from exc
+        log.append(log_entry(state, action, i + 1))
+        state.apply_unchecked(action)
+    return state, log
+
+
+def result_of(state: State) -> dict[str, Any] | None:
+    """The stored result of a finished game (as in a game record), else None."""
+    if not state.is_terminal:
+        return None
+    return {"scores": state.scores(), "winners": state.winners()}
+
+
+@dataclass
+class Room:
+    """A table being played (or finished), held in memory by the server."""
+
+    stored: StoredTable
+    info: GameInfo
+    state: State
+    log: list[LogEntry]
+    moves: list[str]
+    agents: dict[int, Agent] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Any] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def from_stored(cls, stored: StoredTable) -> "Room":
+        info = get_game(stored.game)
+        moves = [text for text, _ in stored.moves]
+        state, log = replay_moves(info, stored, moves)
+        for entry, (_, seat) in zip(log, stored.moves):
+            if entry.seat != seat:
+                raise MayaGamesError(f"move {entry.number} is stored for seat {seat} "
+                                     f"but replays as seat {entry.seat}'s")
+        agents = {i: make_agent(s.agent, derive_seed(stored.seed, stored.id, "bot", i))
+                  for i, s in enumerate(stored.seats) if s.agent != HUMAN}
+        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents)
+
+    # --- facts ------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def move_number(self) -> int:
+        """Moves applied so far: a move request must name it (optimistic concurrency)."""
+        return len(self.moves)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal
+
+    def stored_new_state(self) -> State:
+        """The table's game before any move (from its seed and options)."""
+        return new_state(self.info, self.stored.num_players, self.stored.seed, self.stored.options)
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and seat in self.agents
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat a token opens (``None``: no token, a spectator); a wrong token raises."""
+        if token is None or token == "":
+            return None
+        digest = hash_token(token)
+        for seat, stored_seat in enumerate(self.stored.seats):
+            if stored_seat.token_hash and hmac.compare_digest(stored_seat.token_hash, digest):
+                return seat
+        raise ServerError(401, "bad_token", "this token opens no seat of this table")
+
+    # --- moves --------------------------------------------------------------
+    def check_turn(self, seat: int | None, move_number: int) -> None:
+        """Refuse a request from the wrong seat or about an outdated position."""
+        if self.finished:
+            raise ServerError(409, "game_over", "the game is over; no more moves")
+        if move_number != self.move_number:
+            raise ServerError(409, "stale", f"you answered move {move_number} but the game is at "
+                              f"move {self.move_number}; here is the current position")
+        if seat is None:
+            raise ServerError(403, "spectator", "spectators cannot move; open an invite link")
+        if seat != self.state.current_player:
+            raise ServerError(403, "not_your_turn",
+                              f"it is not seat {seat}'s turn (seat {self.state.current_player} "
+                              "is to move)")
+
+    def resolve_action(self, action_id: int | None, text: str | None) -> Action:
+        """The legal action chosen by id (index into the legal list) or by notation."""
+        legal = self.state.legal_actions()
+        if action_id is not None:
+            if not 0 <= action_id < len(legal):
+                raise ServerError(422, "bad_action_id",
+                                  f"action id {action_id} is not one of 0..{len(legal) - 1}")
+            return legal[action_id]
+        if text is None:
+            raise ServerError(400, "bad_request", "give 'action_id' or 'action'")
+        try:
+            action = self.state.parse_action(text)
+        except NotationError as exc:
+            raise ServerError(400, "bad_notation", str(exc)) from exc
+        self.check_legal(action, legal)
+        return action
+
+    def check_legal(self, action: Action, legal: Sequence[Action] | None = None) -> None:
+        """Refuse an action the rules forbid now, naming the rule."""
+        if action not in (self.state.legal_actions() if legal is None else legal):
+            illegal = self.state.explain_illegal(action)
+            raise ServerError(422, "illegal", illegal.message, rule=illegal.rule)
+
+    def prepare(self, action: Action) -> tuple[State, LogEntry]:
+        """The state after ``action`` (on a clone) and its log entry; the room is unchanged."""
+        entry = log_entry(self.state, action, self.move_number + 1)
+        after = self.state.clone()
+        after.apply_unchecked(action)
+        return after, entry
+
+    def commit(self, after: State, entry: LogEntry) -> None:
+        """Adopt a persisted move."""
+        self.state = after
+        self.log.append(entry)
+        self.moves.append(entry.full)
+        self.stored.status = "finished" if after.is_terminal else "playing"
+        self.stored.result = result_of(after)
+
+    # --- undo (Board Game Arena policy) ---------------------------------------
+    def undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not undo now (None: it may).
+
+        A seat may take back its own last move while it is still the seat to move
+        (the move did not end its turn) and the move involved no chance and showed
+        nothing hidden (``reveals_information``): nobody else has acted on it or
+        learned anything from it.
+        """
+        if seat is None or self.is_bot(seat):
+            return "only a player may undo"
+        if self.finished:
+            return "the game is over"
+        if not self.log:
+            return "there is no move to undo"
+        last = self.log[-1]
+        if last.seat != seat or self.state.current_player != seat:
+            return "you can only undo your own moves within your turn"
+        if last.revealed:
+            return "that move revealed hidden information or involved chance"
+        return None
+
+    def replace(self, state: State, log: list[LogEntry]) -> None:
+        """Adopt the result of an undo (a replay of fewer moves)."""
+        self.state = state
+        self.log = log
+        self.moves = [e.full for e in log]
+        self.stored.status = "finished" if state.is_terminal else "playing"
+        self.stored.result = result_of(state)
+
+    # --- what a client gets -------------------------------------------------
+    def seats_public(self) -> list[dict[str, Any]]:
+        return [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
+                for i, s in enumerate(self.stored.seats)]
+
+    def header(self) -> dict[str, Any]:
+        return {"table": self.id, "game": self.info.name, "title": self.info.title,
+                "num_players": self.stored.num_players, "options": self.stored.options,
+                "seats": self.seats_public()}
+
+    def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
+        view = self.state.view(seat)
+        current = self.state.current_player
+        legal = self.state.legal_actions() if seat is not None and seat == current else []
+        log_from = max(0, min(log_from, len(self.log)))
+        return {
+            "type": "state", **self.header(), "seat": seat,
+            "move_number": self.move_number, "current_player": current,
+            "terminal": self.finished, "view": view.to_dict(),
+            "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
+            "log_from": log_from,
+            "log": [e.to_dict(seat) for e in self.log[log_from:]],
+            "scores": self.state.scores() if self.finished else view.scores(),
+            "winners": self.state.winners() if self.finished else [],
+            "can_undo": self.undo_refusal(seat) is None,
+        }

@@ -1,0 +1,76 @@
+"""Wire schemas (Pydantic) for the REST and WebSocket requests: validation at the boundary only."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    """Who sits at a seat: a person (``human``) or a bot spec such as ``random``."""
+
+    name: str | None = Field(default=None, max_length=40)
+    agent: str = Field(default="human", min_length=1, max_length=64)
+
+
+class CreateTable(Strict):
+    game: str = Field(min_length=1, max_length=32)
+    players: int = Field(ge=1, le=8)
+    seats: list[SeatSpec] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(default=None, ge=0, lt=2**63,
+                             description="fixing the seed makes the game predictable to whoever knows it")
+
+    @model_validator(mode="after")
+    def seats_match_players(self) -> "CreateTable":
+        if self.seats is not None and len(self.seats) != self.players:
+            raise ValueError(f"give one seat per player: {self.players} players but "
+                             f"{len(self.seats)} seats")
+        return self
+
+
+class MoveRequest(Strict):
+    """A move for the seat of the token: by id in the legal list, or by notation."""
+
+    move_number: int = Field(ge=0, description="moves applied so far, as the client last saw")
+    action_id: int | None = None
+    action: str | None = Field(default=None, max_length=200)
+
+    @model_validator(mode="after")
+    def one_action(self) -> "MoveRequest":
+        if (self.action_id is None) == (self.action is None):
+            raise ValueError("give exactly one of 'action_id' and 'action'")
+        return self
+
+
+class UndoRequest(Strict):
+    move_number: int = Field(ge=0)
+
+
+# --- WebSocket messages (client -> server) ---------------------------------------
+class WsHello(Strict):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=200)
+
+
+class WsMove(MoveRequest):
+    type: Literal["move"]
+    rid: int | str | None = None
+
+
+class WsUndo(UndoRequest):
+    type: Literal["undo"]
+    rid: int | str | None = None
+
+
+class WsPing(Strict):
+    type: Literal["ping"]
+    rid: int | str | None = None
+
+
+WS_MESSAGES = {"hello": WsHello, "move": WsMove, "undo": WsUndo, "ping": WsPing}

@@ -1,0 +1,378 @@
+"""The game service: tables in memory, moves persisted before they are acknowledged,
+bot seats, undo, replays, and the fan-out of per-seat messages to subscribers.
+
+Concurrency model: one asyncio event loop owns every :class:`~.rooms.Room`. Each
+room has a lock; a move or an undo takes it, checks the expected move number,
+computes the new state on a clone, writes to the database in a worker thread,
+then adopts the state and queues one message per subscriber, all under the
+lock. Two requests racing for the same turn therefore serialise: the first
+applies, the second finds the move number changed and is refused (``stale``).
+Bots think in a separate thread pool, so the loop keeps serving while they do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, TypeVar
+
+from ..agents import AGENT_FACTORIES, make_agent
+from ..core.errors import MayaGamesError
+from ..core.game import Action, State
+from ..core.record import GameRecord, Seat
+from ..core.registry import TEST_GAMES, game_names, get_game
+from ..core.rng import Rng
+from .db import Database, StoredSeat, StoredTable
+from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
+from .schemas import CreateTable
+
+log = logging.getLogger("mayagames.server")
+T = TypeVar("T")
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+CHECKPOINT_EVERY = 25  # replay frames are rebuilt from a checkpoint at most this many moves back
+MAX_QUEUE = 256        # a subscriber this far behind is dropped (it resyncs on reconnect)
+
+
+def log_failure(task: "asyncio.Task[None]") -> None:
+    """Log a bot task that died of an unexpected error (it is never awaited otherwise)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("bot task failed", exc_info=task.exception())
+
+
+class Subscriber:
+    """One connected client: the seat it sees as, and its outgoing queue."""
+
+    def __init__(self, seat: int | None = None) -> None:
+        self.seat = seat
+        self.known = 0  # log entries this client has
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        self.queue.put_nowait(None)
+
+
+class GameService:
+    """Everything the HTTP and WebSocket routes delegate to."""
+
+    def __init__(self, db: Database, bot_delay: float = 0.0, bot_workers: int = 2,
+                 list_test_games: bool = False) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.list_test_games = list_test_games
+        self.rooms: dict[str, Room] = {}
+        self.broken: dict[str, str] = {}
+        # SQLite has one writer: one database thread avoids lock contention.
+        self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
+        self.bot_pool = ThreadPoolExecutor(bot_workers, thread_name_prefix="bot")
+        self.checkpoints: dict[str, dict[int, State]] = {}
+
+    # --- lifecycle --------------------------------------------------------
+    async def start(self) -> None:
+        """Create the schema and resume every unfinished game (bots included)."""
+        await self.in_db(self.db.create_schema)
+        for table_id in await self.in_db(self.db.table_ids, "playing"):
+            try:
+                await self.get_room(table_id)
+            except ServerError as exc:
+                log.error("table %s not resumed: %s", table_id, exc.message)
+
+    async def stop(self) -> None:
+        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for room in self.rooms.values():
+            for sub in list(room.subscribers):
+                sub.close()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.db_pool.shutdown(wait=True)
+        self.db.dispose()
+
+    async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    # --- catalogue ----------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        """The games a lobby offers (test games only when asked for)."""
+        names = list(game_names()) + (sorted(TEST_GAMES) if self.list_test_games else [])
+        games = []
+        for name in dict.fromkeys(names):
+            if name in TEST_GAMES and not self.list_test_games:
+                continue
+            try:
+                info = get_game(name)
+            except (ImportError, MayaGamesError):
+                continue  # an engine not part of this installation
+            games.append({
+                "name": info.name, "title": info.title, "version": info.version,
+                "min_players": info.min_players, "max_players": info.max_players,
+                "doc": info.doc, "test_game": name in TEST_GAMES,
+                "options": [{"name": o.name, "default": o.default, "doc": o.doc,
+                             "choices": list(o.choices) if o.choices is not None else None}
+                            for o in info.options]})
+        return games
+
+    @staticmethod
+    def agents() -> list[str]:
+        return [HUMAN, *sorted(AGENT_FACTORIES)]
+
+    # --- tables -------------------------------------------------------------
+    async def create_table(self, req: CreateTable) -> tuple[Room, list[str | None]]:
+        """Create and store a table; returns it and each seat's token (None for bots)."""
+        try:
+            info = get_game(req.game)
+            info.check_players(req.players)
+            options = info.resolve_options(req.options)
+        except MayaGamesError as exc:
+            raise ServerError(400, "bad_table", str(exc)) from exc
+        except ImportError as exc:
+            raise ServerError(400, "bad_table", f"the game {req.game!r} is not installed "
+                              f"in this server ({exc})") from exc
+        specs = req.seats or [None] * req.players
+        seats, tokens = [], []
+        for i, spec in enumerate(specs):
+            agent = (spec.agent.strip().lower() if spec else HUMAN) or HUMAN
+            if agent != HUMAN:
+                try:
+                    make_agent(agent, 0)
+                except ValueError as exc:
+                    raise ServerError(400, "bad_agent", f"seat {i}: {exc}") from exc
+            name = (spec.name or "").strip() if spec else ""
+            name = name or (f"Player {i + 1}" if agent == HUMAN else f"Bot {i + 1} ({agent})")
+            token = secrets.token_urlsafe(24) if agent == HUMAN else None
+            tokens.append(token)
+            seats.append(StoredSeat(name, agent, hash_token(token) if token else None))
+        stored = StoredTable(
+            id=secrets.token_urlsafe(6), game=info.name, engine_version=info.version,
+            num_players=req.players,
+            seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
+            options=options, seats=seats)
+        try:
+            room = Room.from_stored(stored)
+        except MayaGamesError as exc:
+            raise ServerError(400, "bad_table", str(exc)) from exc
+        await self.in_db(self.db.insert_table, stored)
+        self.rooms[stored.id] = room
+        self.start_bots(room)
+        return room, tokens
+
+    async def get_room(self, table_id: str) -> Room:
+        """The live room of a table, loading (replaying) it from the database if needed."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        if not TABLE_ID.fullmatch(table_id):
+            raise ServerError(404, "no_table", f"no table {table_id!r}")
+        if table_id in self.broken:
+            raise ServerError(500, "broken_table", self.broken[table_id])
+        stored = await self.in_db(self.db.load_table, table_id)
+        if stored is None:
+            raise ServerError(404, "no_table", f"no table {table_id!r}")
+        try:
+            room = Room.from_stored(stored)
+        except (MayaGamesError, ValueError, ImportError) as exc:
+            self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
+            raise ServerError(500, "broken_table", self.broken[table_id]) from exc
+        room = self.rooms.setdefault(table_id, room)
+        self.start_bots(room)
+        return room
+
+    async def list_tables(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        rows = await self.in_db(self.db.list_tables, status, limit)
+        return [{"table": t.id, "game": t.game, "num_players": t.num_players,
+                 "status": t.status, "move_count": t.move_count, "result": t.result,
+                 "seats": [{"seat": i, "name": s.name, "agent": s.agent}
+                           for i, s in enumerate(t.seats)],
+                 "created_at": t.created_at.isoformat() if t.created_at else None,
+                 "updated_at": t.updated_at.isoformat() if t.updated_at else None}
+                for t in rows]
+
+    # --- moves ----------------------------------------------------------------
+    async def play(self, room: Room, seat: int | None, move_number: int, *,
+                   action_id: int | None = None, text: str | None = None,
+                   action: Action | None = None, origin: Subscriber | None = None,
+                   rid: Any = None) -> None:
+        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce."""
+        async with room.lock:
+            room.check_turn(seat, move_number)
+            if action is None:
+                action = room.resolve_action(action_id, text)
+            else:
+                room.check_legal(action)
+            after, entry = room.prepare(action)
+            try:
+                await self.in_db(self.db.append_move, room.id, entry.number, entry.full,
+                                 entry.seat, "finished" if after.is_terminal else "playing",
+                                 result_of(after))
+            except Exception as exc:  # the move is not stored, so it is not played
+                log.exception("could not store move %s of table %s", entry.number, room.id)
+                raise ServerError(503, "not_saved", "the move could not be saved and was not "
+                                  f"played; try again ({type(exc).__name__})") from exc
+            room.commit(after, entry)
+            self.broadcast(room, origin, rid)
+        self.start_bots(room)
+
+    async def undo(self, room: Room, seat: int | None, move_number: int,
+                   origin: Subscriber | None = None, rid: Any = None) -> None:
+        """Take back ``seat``'s last move: replay the record without it."""
+        async with room.lock:
+            if move_number != room.move_number:
+                raise ServerError(409, "stale", f"you answered move {move_number} but the game "
+                                  f"is at move {room.move_number}")
+            refusal = room.undo_refusal(seat)
+            if refusal:
+                raise ServerError(403, "no_undo", refusal)
+            state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
+            await self.in_db(self.db.truncate_moves, room.id, len(log_))
+            room.replace(state, log_)
+            self.drop_checkpoints(room.id, len(log_))
+            self.broadcast(room, origin, rid)
+
+    # --- messages ---------------------------------------------------------------
+    def subscribe(self, room: Room, sub: Subscriber, seat: int | None) -> None:
+        """(Re)attach ``sub`` as ``seat`` and send it the full state (resync)."""
+        sub.seat = seat
+        room.subscribers.add(sub)
+        sub.push(room.message(seat, 0))
+        sub.known = room.move_number
+
+    def unsubscribe(self, room: Room, sub: Subscriber) -> None:
+        room.subscribers.discard(sub)
+
+    def broadcast(self, room: Room, origin: Subscriber | None = None, rid: Any = None) -> None:
+        """Queue each subscriber its own view of the new position (the log from what it has)."""
+        cache: dict[tuple[int | None, int], dict[str, Any]] = {}
+        for sub in list(room.subscribers):
+            key = (sub.seat, min(sub.known, room.move_number))
+            if key not in cache:
+                cache[key] = room.message(sub.seat, key[1])
+            message = cache[key]
+            if sub is origin:
+                message = {**message, "ack": rid}
+            sub.push(message)
+            sub.known = room.move_number
+
+    # --- bots -----------------------------------------------------------------
+    def start_bots(self, room: Room) -> None:
+        """Make sure a bot seat to move is thinking."""
+        if room.finished or not room.is_bot(room.state.current_player):
+            return
+        if room.bot_task is None or room.bot_task.done():
+            room.bot_task = asyncio.get_running_loop().create_task(self.run_bots(room))
+            room.bot_task.add_done_callback(log_failure)
+
+    async def run_bots(self, room: Room) -> None:
+        """Play bot moves while a bot seat is to move (each one thinks in the bot pool)."""
+        while not room.finished and room.is_bot(room.state.current_player):
+            seat, number = room.state.current_player, room.move_number
+            assert seat is not None
+            view, legal = room.state.view(seat), list(room.state.legal_actions())
+            if not legal:  # an engine bug: a seat to move with nothing to do
+                log.error("table %s: seat %s is to move but has no legal action", room.id, seat)
+                return
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.bot_pool, self.bot_decision, room.agents[seat], view, legal)
+            try:
+                await self.play(room, seat, number, action=action)
+            except ServerError as exc:
+                log.warning("bot move on table %s refused: %s", room.id, exc.message)
+                if exc.code != "not_saved":
+                    return
+                await asyncio.sleep(1.0)
+
+    @staticmethod
+    def bot_decision(agent: Any, view: State, legal: list[Action]) -> Action:
+        """The agent's choice; a failing agent falls back to a random legal move (logged)."""
+        try:
+            action = agent.act(view, legal)
+            if action in legal:
+                return action
+            log.error("agent %s chose %s, not a legal action", agent.name, action)
+        except Exception:
+            log.exception("agent %s failed", getattr(agent, "name", agent))
+        return legal[Rng(len(legal)).randbelow(len(legal))]
+
+    # --- replays and records ------------------------------------------------------
+    def replay_perspective(self, room: Room, token_seat: int | None, perspective: str) -> int | None | str:
+        """Check who may see a replay from where: ``'all'``, a seat number or ``'spectator'``.
+
+        Finished games can be replayed from any side; unfinished ones only from the
+        spectator's side or the requesting seat's own side (what it saw anyway).
+        """
+        if perspective == "all":
+            if not room.finished:
+                raise ServerError(403, "replay_hidden", "the whole game (hidden parts included) "
+                                  "can only be replayed once it is finished")
+            return "all"
+        if perspective in ("spectator", ""):
+            return None
+        if not perspective.isdigit() or not 0 <= int(perspective) < room.stored.num_players:
+            raise ServerError(400, "bad_perspective", "perspective must be 'all', 'spectator' "
+                              f"or a seat 0..{room.stored.num_players - 1}")
+        seat = int(perspective)
+        if not room.finished and seat != token_seat:
+            raise ServerError(403, "replay_hidden", f"until the game ends, only seat {seat}'s "
+                              "own token may replay what that seat saw")
+        return seat
+
+    def state_at(self, room: Room, step: int) -> State:
+        """The true state after ``step`` moves, from the nearest checkpoint."""
+        points = self.checkpoints.setdefault(room.id, {})
+        base = (step // CHECKPOINT_EVERY) * CHECKPOINT_EVERY
+        start = max((k for k in points if k <= base), default=0)
+        state = points[start].clone() if start in points else room.stored_new_state()
+        for i in range(start, step):
+            if i % CHECKPOINT_EVERY == 0 and i not in points:
+                points[i] = state.clone()
+            state.apply_unchecked(state.parse_action(room.moves[i]))
+        if step % CHECKPOINT_EVERY == 0 and step not in points:
+            points[step] = state.clone()
+        return state
+
+    def drop_checkpoints(self, table_id: str, keep: int) -> None:
+        points = self.checkpoints.get(table_id, {})
+        for k in [k for k in points if k > keep]:
+            del points[k]
+
+    def replay_frame(self, room: Room, token_seat: int | None, step: int,
+                     perspective: str) -> dict[str, Any]:
+        """What one side saw after ``step`` moves, with the log up to there."""
+        side = self.replay_perspective(room, token_seat, perspective)
+        if not 0 <= step <= room.move_number:
+            raise ServerError(400, "bad_step", f"step must be 0..{room.move_number}")
+        state = self.state_at(room, step)
+        everything = side == "all"
+        viewer = None if everything else side
+        assert viewer is None or isinstance(viewer, int)
+        shown = state if everything else state.view(viewer)
+        entries: list[LogEntry] = room.log[:step]
+        return {"type": "frame", **room.header(), "step": step, "total": room.move_number,
+                "perspective": "all" if everything else ("spectator" if viewer is None else viewer),
+                "current_player": state.current_player, "terminal": state.is_terminal,
+                "view": shown.to_dict(), "log": [e.to_dict(viewer, everything) for e in entries],
+                "scores": state.scores() if everything or state.is_terminal else shown.scores(),
+                "winners": state.winners() if state.is_terminal else []}
+
+    def record(self, room: Room) -> dict[str, Any]:
+        """The game record (it holds the seed, so only once the game is finished)."""
+        if not room.finished:
+            raise ServerError(403, "record_hidden", "the record holds the seed, which would "
+                              "reveal hidden information: it is available when the game ends")
+        stored = room.stored
+        record = GameRecord(game=stored.game, seed=stored.seed, num_players=stored.num_players,
+                            options=stored.options, engine_version=stored.engine_version,
+                            seats=[Seat(s.name, s.agent) for s in stored.seats],
+                            moves=list(room.moves), meta={"table": stored.id})
+        record.finish(room.state)
+        return record.to_dict()

@@ -1,0 +1,171 @@
+// The lobby: create a table (game, players, who sits where, options), hand out invite
+// links, and list the tables of this device and the recent ones.
+import { api, copyText, el, myTables, rememberTable } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let catalogue = { games: [], agents: ["human"] };
+
+async function start() {
+  try {
+    catalogue = await api("/api/games");
+  } catch (error) {
+    $("create-error").textContent = `Cannot reach the server: ${error.message}`;
+    return;
+  }
+  const games = catalogue.games;
+  $("no-games").classList.toggle("hidden", games.length > 0);
+  $("create-form").classList.toggle("hidden", games.length === 0);
+  for (const game of games) $("game").append(el("option", { value: game.name }, game.title));
+  $("game").addEventListener("change", showGame);
+  $("players").addEventListener("change", showSeats);
+  $("create-form").addEventListener("submit", createTable);
+  if (games.length) showGame();
+  listMine();
+  listRecent();
+}
+
+function currentGame() {
+  return catalogue.games.find((g) => g.name === $("game").value);
+}
+
+function showGame() {
+  const game = currentGame();
+  $("game-doc").textContent = game.doc || "";
+  const players = $("players");
+  players.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n++) players.append(el("option", { value: n }, n));
+  players.value = String(Math.max(game.min_players, Math.min(2, game.max_players)));
+  showSeats();
+  showOptions(game);
+}
+
+function defaultBot() {
+  const bots = catalogue.agents.filter((a) => a !== "human");
+  return bots.includes("easy") ? "easy" : bots[0] || "human";
+}
+
+function showSeats() {
+  const box = $("seats");
+  const count = Number($("players").value);
+  box.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const kind = el("select", { name: `agent-${i}`, "aria-label": `seat ${i + 1} player` },
+      catalogue.agents.map((a) => el("option", { value: a }, a === "human" ? "person" : `bot: ${a}`)));
+    kind.value = i === 0 ? "human" : defaultBot();
+    const name = el("input", { name: `name-${i}`, maxlength: 40, placeholder: `Player ${i + 1}`, "aria-label": `seat ${i + 1} name` });
+    box.append(el("div", { class: "seat-row" }, el("span", { class: "muted" }, `#${i + 1}`), name, kind));
+  }
+}
+
+function showOptions(game) {
+  const box = $("options");
+  box.replaceChildren();
+  $("options-box").classList.toggle("hidden", game.options.length === 0);
+  for (const option of game.options) {
+    let input;
+    if (option.choices) {
+      input = el("select", { "data-option": option.name },
+        option.choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))));
+      input.value = JSON.stringify(option.default);
+    } else if (typeof option.default === "boolean") {
+      input = el("input", { type: "checkbox", "data-option": option.name, checked: option.default });
+    } else if (typeof option.default === "number") {
+      input = el("input", { type: "number", "data-option": option.name, value: option.default });
+    } else {
+      input = el("input", { "data-option": option.name, value: option.default ?? "" });
+    }
+    box.append(el("label", { title: option.doc }, `${option.name} `, input, el("span", { class: "muted" }, ` ${option.doc}`)));
+  }
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.type === "checkbox") options[name] = input.checked;
+    else if (input.tagName === "SELECT") options[name] = JSON.parse(input.value);
+    else if (input.type === "number") options[name] = Number(input.value);
+    else options[name] = input.value;
+  }
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const count = Number($("players").value);
+  const seats = [];
+  for (let i = 0; i < count; i++) {
+    const name = document.querySelector(`[name=name-${i}]`).value.trim();
+    seats.push({ name: name || null, agent: document.querySelector(`[name=agent-${i}]`).value });
+  }
+  $("create").disabled = true;
+  try {
+    const table = await api("/api/tables", {
+      method: "POST", body: { game: $("game").value, players: count, seats, options: readOptions() },
+    });
+    rememberTable(table.table);
+    showCreated(table);
+    listMine();
+    listRecent();
+  } catch (error) {
+    $("create-error").textContent = error.message;
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function showCreated(table) {
+  $("created").classList.remove("hidden");
+  $("created-id").textContent = table.table;
+  const box = $("invites");
+  box.replaceChildren();
+  const humans = table.seats.filter((s) => s.token);
+  for (const seat of table.seats) {
+    if (!seat.token) {
+      box.append(el("p", { class: "muted" }, `${seat.name}: bot (${seat.agent})`));
+      continue;
+    }
+    const url = location.origin + seat.invite;
+    box.append(el("div", { class: "seat-invite" },
+      el("strong", {}, seat.name),
+      el("div", { class: "invite" },
+        el("input", { readonly: true, value: url, "aria-label": `invite link for ${seat.name}`, onclick: (e) => e.target.select() }),
+        el("button", { type: "button", class: "secondary", onclick: () => copyText(url) }, "Copy"),
+        el("a", { class: "button", href: seat.invite, "data-seat": seat.seat }, "Play here"))));
+  }
+  const pairs = humans.map((s) => `${s.seat}:${s.token}`).join(",");
+  $("hotseat").href = `/table/${table.table}#tokens=${pairs}`;
+  $("hotseat").classList.toggle("hidden", humans.length < 2);
+  $("spectate").href = table.spectate;
+  $("created").scrollIntoView({ behavior: "smooth" });
+}
+
+function tableRow(t) {
+  const names = t.seats.map((s) => s.name).join(", ");
+  const status = t.status === "finished" ? "finished" : `move ${t.move_count}`;
+  const link = el("a", { href: `/table/${t.table}` }, t.status === "finished" ? "replay" : "open");
+  return el("tr", {}, el("td", {}, t.game), el("td", {}, names), el("td", { class: "muted" }, status), el("td", {}, link));
+}
+
+async function listMine() {
+  const ids = myTables();
+  const body = document.querySelector("#mine tbody");
+  $("mine-empty").classList.toggle("hidden", ids.length > 0);
+  const rows = await Promise.all(ids.slice(0, 15).map(async (id) => {
+    try {
+      const s = await api(`/api/tables/${id}`);
+      return { table: id, game: s.game, seats: s.seats, status: s.terminal ? "finished" : "playing", move_count: s.move_number };
+    } catch { return null; }
+  }));
+  body.replaceChildren(...rows.filter(Boolean).map(tableRow));
+}
+
+async function listRecent() {
+  try {
+    const { tables } = await api("/api/tables?limit=20");
+    document.querySelector("#recent tbody").replaceChildren(...tables.map(tableRow));
+  } catch { /* the lobby still works without the list */ }
+}
+
+start();

@@ -1,0 +1,216 @@
+"""End to end in headless Chromium: the lobby, a whole game against a bot by clicking the
+board, hot-seat hand-over, spectators, undo, replay, and a phone-sized screen."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+YOUR_TURN = re.compile(r"^(Your turn, [^—]+|Game over.*)$")  # not while a move is being sent
+
+
+def png(path) -> bool:
+    return path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def take_turn(page, swap: bool) -> None:
+    """Click a highlighted card; in the chooser play it (or swap it, then take the bonus/end)."""
+    page.locator("#board .target").first.click()
+    chooser = page.locator("#chooser")
+    expect(chooser).to_be_visible()
+    chooser.locator("button", has_text="Swap" if swap else "Play").first.click()
+    if swap:
+        expect(page.locator("#board [data-target=end].target")).to_be_visible()
+        target = "bonus" if page.locator("#board [data-target=bonus].target").count() else "end"
+        page.locator(f"#board [data-target={target}].target").click()
+
+
+def test_play_a_whole_game_against_a_bot(server, new_page, shots):
+    page = new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game", "toy")
+    page.select_option("#players", "2")
+    page.fill("[name=name-0]", "Ixchel")
+    page.select_option("[name=agent-1]", "random")
+    page.click("#create")
+    expect(page.locator("#created")).to_be_visible()
+    invite = page.locator(".invite input").first.input_value()
+    assert re.search(r"/table/[\w-]+#token=[\w-]+$", invite)
+    page.screenshot(path=shots / "lobby.png", full_page=True)
+    page.locator("a[data-seat='0']").click()
+
+    expect(page.locator("#status")).to_have_text(YOUR_TURN)
+    assert "#token" not in page.url  # the token leaves the address bar
+    page.screenshot(path=shots / "table-start.png", full_page=True)
+    turns = 0
+    while "Game over" not in page.locator("#status").inner_text():
+        take_turn(page, swap=turns == 0)
+        turns += 1
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        assert turns < 20, "the game does not end"
+        if turns == 1:
+            page.screenshot(path=shots / "table-midgame.png", full_page=True)
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(summary.locator("tbody tr")).to_have_count(2)
+    expect(summary).to_contain_text("Ixchel")
+    page.screenshot(path=shots / "game-over.png", full_page=True)
+    log_entries = page.locator("#log li").count()
+    assert log_entries >= 6
+
+    page.click("#summary-replay")
+    expect(page.locator("#status")).to_contain_text("Replay — move 0 of")
+    page.click("#replay-next")
+    expect(page.locator("#status")).to_contain_text("Replay — move 1 of")
+    expect(page.locator("#log li")).to_have_count(1)
+    page.click("#replay-last")
+    expect(page.locator("#log li")).to_have_count(log_entries)
+    page.select_option("#replay-perspective", "1")
+    page.click("#replay-first")
+    expect(page.locator("#status")).to_contain_text("Replay — move 0 of")
+    page.screenshot(path=shots / "replay.png", full_page=True)
+    for name in ("lobby", "table-start", "table-midgame", "game-over", "replay"):
+        assert png(shots / f"{name}.png")
+
+
+def test_hot_seat_hides_the_board_between_players(server, new_page, support, shots):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, seed=4)
+    pairs = ",".join(f"{seat}:{token}" for seat, token in table["tokens"].items())
+    page = new_page()
+    page.goto(f"{server.url}/table/{table['table']}#tokens={pairs}")
+    handovers = 0
+    for _ in range(40):
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        if "Game over" in page.locator("#status").inner_text():
+            break
+        page.locator("#moves button").first.click()  # the fallback list of moves
+        overlay = page.locator("#handover")
+        try:
+            expect(overlay).to_be_visible(timeout=3000)
+        except AssertionError:
+            continue
+        handovers += 1
+        assert page.locator("#board svg").count() == 0  # nothing of the last seat stays on screen
+        if handovers == 1:
+            page.screenshot(path=shots / "hot-seat-handover.png")
+        page.click("#handover-ok")
+    expect(page.locator("#summary")).to_be_visible()
+    assert handovers >= 5
+
+
+def test_spectator_follows_and_cannot_move(server, new_page, support):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, seed=4)
+    player = new_page()
+    player.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    watcher = new_page()
+    watcher.goto(f"{server.url}/table/{table['table']}")
+    expect(watcher.locator("#status")).to_contain_text("you are watching")
+    expect(watcher.locator("#moves")).to_contain_text("No move for you now")
+    assert watcher.locator("#board .target").count() == 0
+    expect(player.locator("#status")).to_have_text(YOUR_TURN)
+    player.locator("#moves button").first.click()
+    expect(watcher.locator("#log li")).to_have_count(1)
+    expect(player.locator("#log li")).to_have_count(1)
+    watcher.reload()  # a reconnecting client gets the whole state again
+    expect(watcher.locator("#log li")).to_have_count(1)
+
+
+def test_undo_within_the_turn(server, new_page, support):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game="tally", seed=1)
+    page = new_page()
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    expect(page.locator("#status")).to_have_text(YOUR_TURN)
+    expect(page.locator("#board svg")).to_contain_text("no board drawing")  # generic fallback
+    expect(page.locator("#undo")).to_be_disabled()
+    page.locator("#moves button", has_text="add 2").click()
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(page.locator("#undo")).to_be_enabled()
+    page.click("#undo")
+    expect(page.locator("#log li")).to_have_count(0)
+    expect(page.locator("#undo")).to_be_disabled()
+    page.locator("#moves button", has_text="draw").click()
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(page.locator("#undo")).to_be_disabled()  # chance was involved
+
+
+def test_phone_sized_screen(server, new_page, support, shots):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, agents=["human", "random"], seed=2)
+    page = new_page(width=390, height=844)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    expect(page.locator("#status")).to_have_text(YOUR_TURN)
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"horizontal scrolling on a phone: {widths}"
+    board = page.locator("#board svg").bounding_box()
+    assert board and board["width"] <= 390
+    page.screenshot(path=shots / "phone-table.png", full_page=True)
+    page.goto(server.url + "/")
+    expect(page.locator("#create")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=shots / "phone-lobby.png", full_page=True)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mayagames.tzolkin") is None, reason="no Tzolk'in engine")
+def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shots):
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game="tzolkin", agents=["human", "random"], seed=11)
+    page = new_page(width=1280, height=1000)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    clicks_on_board = decisions = 0
+    while True:
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        if "Game over" in page.locator("#status").inner_text():
+            break
+        logged = page.locator("#log li").count()
+        targets = page.locator("#board .target")
+        if targets.count():
+            targets.nth(decisions % targets.count()).click()
+            clicks_on_board += 1
+            chooser = page.locator("#chooser")
+            if chooser.count():
+                chooser.locator("button").first.click()
+        else:
+            page.locator("#moves button").first.click()
+        decisions += 1
+        expect(page.locator("#log li")).not_to_have_count(logged)
+        if decisions in (1, 40):
+            page.screenshot(path=shots / f"tzolkin-{decisions}.png", full_page=True)
+        assert decisions < 600, "the game does not end"
+    expect(page.locator("#summary")).to_be_visible()
+    page.screenshot(path=shots / "tzolkin-game-over.png", full_page=True)
+    assert clicks_on_board > decisions // 2  # most decisions were taken on the board itself
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mayagames.tikal") is None, reason="no Tikal engine")
+def test_tikal_board_is_playable_by_clicking(server, new_page, support, shots):
+    """The first 30 decisions of a Tikal game against a bot, taken on the board."""
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game="tikal", agents=["human", "random"], seed=3)
+    page = new_page(width=1280, height=1000)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    for decision in range(30):
+        expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        logged = page.locator("#log li").count()
+        targets = page.locator("#board .target")
+        assert targets.count() > 0, "every Tikal decision has a place on the board"
+        targets.nth(decision % targets.count()).click()
+        chooser = page.locator("#chooser")
+        if chooser.count():
+            chooser.locator("button").first.click()
+        expect(page.locator("#log li")).not_to_have_count(logged)
+        if decision == 12:
+            page.screenshot(path=shots / "tikal.png", full_page=True)
+    assert png(shots / "tikal.png")
+
+
+def test_unknown_table_page_says_so(server, new_page):
+    page = new_page()
+    page.goto(f"{server.url}/table/nosuchtable")
+    expect(page.locator("#status")).to_have_text("There is no such table.")
