@@ -82,6 +82,19 @@ def win_chances(estimate: Sequence[float], temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
+class EngineError(RuntimeError):
+    """The game engine broke the protocol during a search (e.g. a stuck state)."""
+
+
+def legal_or_fail(state: State) -> list[Action]:
+    """The legal actions of a non-terminal state; an empty list is an engine bug."""
+    legal = state.legal_actions()
+    if not legal:
+        raise EngineError(f"{state.info.name}: a sampled state is not over but has no legal "
+                          "action (an engine bug; the search cannot go on)")
+    return legal
+
+
 class MCTSAgent:
     """Single-observer information-set MCTS with an iteration and/or time budget."""
 
@@ -161,7 +174,7 @@ class MCTSAgent:
         node = root
         path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
         while (mover := state.current_player) is not None:
-            legal = state.legal_actions()
+            legal = legal_or_fail(state)
             untried = self._count_availability(node, legal)
             if untried:  # 3. expansion
                 action = untried[rng.randbelow(len(untried))]
@@ -209,7 +222,7 @@ class MCTSAgent:
         limit = state.info.max_decisions if cutoff is None else cutoff
         plies = 0
         while state.current_player is not None and plies < limit:
-            legal = state.legal_actions()
+            legal = legal_or_fail(state)
             state.apply_unchecked(legal[rng.randbelow(len(legal))])
             plies += 1
         if state.current_player is None:
