@@ -12,13 +12,14 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console(highlight=False)
 
 
 def _fail(message: str) -> None:
-    console.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    console.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(2)
 
 
@@ -102,8 +103,8 @@ def _show_results(out: Path, results, report: bool) -> None:
 
     failed = [r for r in results if r.error]
     for r in failed:
-        console.print(f"[red]game {r.index + 1} failed:[/red] {r.error.strip().splitlines()[-1]}",
-                      markup=True)
+        console.print(f"[red]game {r.index + 1} failed:[/red] "
+                      f"{escape(r.error.strip().splitlines()[-1])}", markup=True)
     records = [(f"game {r.index + 1}", GameRecord.from_dict(r.record)) for r in results if not r.error]
     if not records:
         _fail("no game finished")
@@ -129,28 +130,35 @@ def _results_markdown(loaded) -> str:
         Section("Seats", "", *rate_table(seat_rates(loaded.rows), "seat"))]) + "\n"
 
 
+def _short_ci(ci: tuple[float, float]) -> str:
+    return f"{100 * ci[0]:.0f}-{100 * ci[1]:.0f}%"
+
+
 def print_tables(loaded) -> None:
     """The results tables (agents with ratings, seat order) on the console."""
+    from rich import box
+
     from .analysis import agent_rates, ratings, search_speed, seat_rates
-    from .report import interval, pct
 
     rating = {r.agent: r for r in ratings(loaded.rows)}
     speed = search_speed(loaded.rows)
-    table = Table(title=f"{loaded.game}: {len(loaded.rows)} games")
-    for column in ("agent", "seats", "win", "95% CI", "score", "mu ± 1.96σ", "ms/dec", "iter/s"):
-        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
-    for row in agent_rates(loaded.rows):
+    rows = agent_rates(loaded.rows)
+    table = Table(title=f"{loaded.game}: {len(loaded.rows)} games", box=box.SIMPLE)
+    table.add_column("agent", no_wrap=True, min_width=max(len(r.label) for r in rows))
+    for column in ("seats", "win", "95% CI", "score", "mu±1.96σ", "ms/dec", "iter/s"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in rows:
         r, s = rating[row.label], speed.get(row.label, {})
-        table.add_row(row.label, str(row.seats), pct(row.win_rate), interval(row.ci),
+        table.add_row(row.label, str(row.seats), f"{100 * row.win_rate:.1f}%", _short_ci(row.ci),
                       f"{row.mean_score:.1f}", f"{r.mu:.1f}±{1.96 * r.sigma:.1f}",
                       f"{s.get('ms_per_decision', 0):.1f}",
                       f"{s['iterations_per_s']:.0f}" if s.get("iterations_per_s") else "-")
     console.print(table)
-    seats = Table(title="seat order")
-    for column in ("seat", "games", "win rate", "95% CI", "mean score"):
-        seats.add_column(column, justify="left" if column == "seat" else "right")
+    seats = Table(title="seat order", box=box.SIMPLE)
+    for column in ("seat", "games", "win", "95% CI", "score"):
+        seats.add_column(column, justify="left" if column == "seat" else "right", no_wrap=True)
     for row in seat_rates(loaded.rows):
-        seats.add_row(row.label, str(row.seats), pct(row.win_rate), interval(row.ci),
+        seats.add_row(row.label, str(row.seats), f"{100 * row.win_rate:.1f}%", _short_ci(row.ci),
                       f"{row.mean_score:.1f}")
     console.print(seats)
 
@@ -171,7 +179,7 @@ def report(
         _fail(str(exc))
         return
     for source, problem in loaded.problems:
-        console.print(f"[yellow]skipped {source}:[/yellow] {problem}", markup=True)
+        console.print(f"[yellow]skipped {escape(source)}:[/yellow] {escape(problem)}", markup=True)
     print_tables(loaded)
     target = out or directory / "report"
     paths = write_report(loaded, target)
@@ -183,7 +191,7 @@ def agents() -> None:
     from ..agents import AGENT_DOCS
 
     for name, doc in AGENT_DOCS.items():
-        console.print(f"[bold]{name}[/bold]: {doc}", markup=True)
+        console.print(f"[bold]{name}[/bold]: {escape(doc)}", markup=True)
     console.print("human: a person at the terminal (play only)")
 
 

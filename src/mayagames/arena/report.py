@@ -91,6 +91,14 @@ def plot_ratings(table: Sequence[Rating], path: Path) -> None:
     fig.savefig(path)
 
 
+def _horizontal() -> dict[str, object]:
+    """Horizontal boxplots (``orientation`` from matplotlib 3.10, ``vert`` before)."""
+    import matplotlib
+
+    major, minor = (int(x) for x in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+
+
 def plot_scores(loaded: Loaded, path: Path) -> None:
     by_agent: dict[str, list[float]] = {}
     by_seat: dict[int, list[float]] = {}
@@ -101,7 +109,7 @@ def plot_scores(loaded: Loaded, path: Path) -> None:
     fig = _figure(9.0, 3.8)
     left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     names = sorted(by_agent)
-    left.boxplot([by_agent[n] for n in names], vert=False)
+    left.boxplot([by_agent[n] for n in names], **_horizontal())
     left.set_yticks(range(1, len(names) + 1), names)
     left.set_title("Final scores by agent", fontsize=10)
     every = [score for scores in by_seat.values() for score in scores]
