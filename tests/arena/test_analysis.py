@@ -64,6 +64,14 @@ def test_win_rates_by_agent_seat_and_feature():
     assert opening["high"].win_rate == 1.0 and opening["low"].seats == 30
 
 
+def test_list_valued_features_count_the_seat_under_each_value():
+    rows = [row(["a", "b"], [5, 1], features=[{"tiles": ["w1", "w2"]}, {"tiles": ["w2", "w3"]}]),
+            row(["a", "b"], [1, 5], index=1,
+                features=[{"tiles": ["w1", "w3"]}, {"tiles": ["w2", "w2"]}])]
+    tiles = {r.label: (r.seats, r.wins) for r in feature_rates(rows)["tiles"]}
+    assert tiles == {"w1": (2, 1.0), "w2": (3, 2.0), "w3": (2, 0.0)}
+
+
 def test_ties_share_the_win_and_rank_equally():
     r = row(["a", "b", "c"], [10, 10, 4])
     assert r.share(0) == r.share(1) == 0.5 and r.share(2) == 0

@@ -9,8 +9,8 @@ with
   (the temperature MCTS uses to turn estimates into win chances);
 
 and ``GameInfo.extra["seat_features"]``, a function ``(final_state) ->
-list[dict[str, str]]`` with categorical features of every seat (Tikal: director
-power; Tzolk'in: starting tiles) for the balance report. ``GameInfo.extra`` may
+list[dict[str, str | list[str]]]`` with categorical features of every seat (Tikal:
+director power; Tzolk'in: starting tiles, a list) for the balance report. ``GameInfo.extra`` may
 also carry ``estimate_scores`` and ``score_scale`` directly.
 
 Test games keep their hooks outside the core (:data:`TEST_GAME_HOOKS`). A game
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 from ..core.game import GameInfo, State
 
 Estimator = Callable[[State], list[float]]
-FeatureFn = Callable[[State], list[dict[str, str]]]
+FeatureFn = Callable[[State], list[dict[str, Any]]]  # values: str or list[str]
 
 # Games whose hooks live outside ``mayagames.<game>.heuristic`` (test games).
 TEST_GAME_HOOKS = {"toy": "mayagames.agents.toy_heuristic"}

@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -165,19 +165,30 @@ class RateRow:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def rate_rows(rows: Sequence[GameRow], key_of_seat, seed: int = 0) -> list[RateRow]:
+SeatKey = Callable[[GameRow, int], Any]
+
+
+def as_keys(key: Any) -> list[Any]:
+    """A seat's group keys: none, one, or several (a list-valued feature such as the
+    two starting tiles of a seat puts the seat in the group of each)."""
+    if key is None:
+        return []
+    if isinstance(key, (list, tuple, set, frozenset)):
+        return sorted(set(key), key=str)
+    return [key]
+
+
+def rate_rows(rows: Sequence[GameRow], key_of_seat: SeatKey, seed: int = 0) -> list[RateRow]:
     """Group every seat by ``key_of_seat(row, seat)`` (None: skip); one RateRow per group."""
     per_game: dict[Any, tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
     scores: dict[Any, list[float]] = defaultdict(list)
     for g, row in enumerate(rows):
         found: dict[Any, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for seat in range(row.num_players):
-            key = key_of_seat(row, seat)
-            if key is None:
-                continue
-            found[key][0] += row.share(seat)
-            found[key][1] += 1
-            scores[key].append(row.scores[seat])
+            for key in as_keys(key_of_seat(row, seat)):
+                found[key][0] += row.share(seat)
+                found[key][1] += 1
+                scores[key].append(row.scores[seat])
         for key, (share, count) in found.items():
             per_game[key][0].append(share)
             per_game[key][1].append(count)
@@ -206,10 +217,14 @@ def seat_rates(rows: Sequence[GameRow]) -> list[RateRow]:
 
 
 def feature_rates(rows: Sequence[GameRow]) -> dict[str, list[RateRow]]:
-    """Win rate by each value of each seat feature (e.g. Tikal director power)."""
+    """Win rate by each value of each seat feature (e.g. Tikal director power).
+
+    A feature value may be a list of strings (e.g. a seat's starting tiles): the seat
+    then counts in the group of each of them.
+    """
     names = sorted({name for row in rows if row.features for f in row.features for name in f})
 
-    def key(name: str):
+    def key(name: str) -> SeatKey:
         return lambda row, seat: (row.features[seat].get(name) if row.features else None)
 
     return {name: rate_rows(rows, key(name)) for name in names}
