@@ -78,6 +78,7 @@ class TerminalGame:
     def play(self) -> State:
         """Run until the game ends or a human quits; returns the state."""
         last_human: int | None = None
+        last_actor: int | None = None
         try:
             while not self.state.is_terminal:
                 seat = self.state.current_player
@@ -88,10 +89,11 @@ class TerminalGame:
                     shown = self.state.public_notation(action, last_human)
                     self.say(f"[dim]{self.seat_label(seat)}:[/dim] {escape(shown)}")
                 else:
-                    if last_human != seat:
+                    if last_actor != seat:  # a new turn for this human: show the board
                         self.say(self.state.render(seat))
                     last_human = seat
                     action = self.human_turn(seat)
+                last_actor = seat
                 self.state.apply(action)
                 self.record.moves.append(str(action))
         except (Quit, EOFError, KeyboardInterrupt):
@@ -106,7 +108,9 @@ class TerminalGame:
 
     def human_turn(self, seat: int) -> Action:
         legal = self.state.legal_actions()
-        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]")
+        question = self.state.info.extra.get("prompt")  # optional: (state) -> what is asked now
+        asked = f": {escape(question(self.state))}" if question else ""
+        self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]{asked}")
         self.say(escape(format_moves(legal)))
         while True:
             text = self.ask("> ").strip()

@@ -1,0 +1,112 @@
+"""A game-specific estimate of each seat's FINAL score, for bots (leaf evaluation, playout cut-offs).
+
+``estimate_scores(state)`` works on a full state or on a view: it reads only public
+information (the board, museums, campsites, the track; hidden piles are counted from the
+component data, never looked at). At the end of the game it returns the final scores.
+
+The estimate, per seat::
+
+    prestige now
+    + scorings_left x score_if_scored_now           (the board as it stands, scored again)
+    + scorings_left x treasure_growth                (Ruins still hold treasures to unearth)
+    + resources x time_left                          (EMs ready, AP in hand, cards on campsite)
+    + 5 if the Museum Director is unused             (its end bonus, or a power worth at least that)
+
+* **scorings_left**: the Final Scoring plus one per lettered Volcano tile not yet placed
+  (each triggers an In-Game Scoring), counted from the data minus the tiles seen; during a
+  scoring sequence, 1 more for the seats still to score in it; 0 once the game is over.
+* **score_if_scored_now**: :func:`mayagames.tikal.scoring.score_breakdown` (temples with
+  tallest bonus, volcanoes, jungles x temples, lakes x ruin masks, treasure sets); positions
+  change between scorings, so later scorings are discounted (``DECAY`` per scoring).
+* **treasure_growth**: a share of the treasures still on Ruins where the seat stands.
+* **resources**: available EMs (Leader 3, Explorer 1) and AP to spend (token, permanent
+  cards, a 10-AP final turn), worth ``AP_VALUE`` PP per AP, scaled by the share of the game left.
+
+The weights are hand-set, documented guesses (no tuning data yet); the bots engineer may
+refit them. It costs about one scoring (a few hundred microseconds).
+"""
+
+from __future__ import annotations
+
+from .scoring import score_breakdown
+from .state import OVER, RUINS, TikalState
+
+DECAY = 0.8  # a later scoring keeps this share of the current position's value
+AP_VALUE = 0.6  # PP per AP still to spend
+STRENGTH_VALUE = 0.4  # PP per point of ready strength (available EMs), scaled by time left
+RUIN_SHARE = 0.5  # PP per treasure still on a Ruin where the seat has an EM
+
+
+def unplaced_letter_volcanoes(s: TikalState) -> int:
+    """Lettered Volcano tiles (A-E) not yet on the board nor discarded: each will trigger a scoring."""
+    seen = {t for t in s.tile_on if t >= 0} | set(s.tiles_out)
+    return sum(1 for t in s.C.tiles if t.type == "volcano" and t.back in "ABCDE" and t.index not in seen)
+
+
+def scorings_left(s: TikalState, seat: int) -> float:
+    """Expected number of scorings still to count for ``seat`` (discounted)."""
+    if s.phase == OVER:
+        return 0.0
+    in_sequence = 1 if seat in s.scoring_queue or (s.stack and s.stack[-1].ctx in ("volcano", "final")
+                                                    and s.stack[-1].seat == seat) else 0
+    if s.scoring_kind == "final":
+        return float(in_sequence)
+    future = unplaced_letter_volcanoes(s) + 1
+    total = float(in_sequence)
+    weight = 1.0
+    for _ in range(future):
+        total += weight
+        weight *= DECAY
+    return total
+
+
+def time_left(s: TikalState) -> float:
+    """Share of the game still to play, 1 at the start, 0 at the end."""
+    if s.phase == OVER:
+        return 0.0
+    rounds = s.setup_rules["rounds"]
+    return max(0.0, (rounds - s.round + (0.5 if s.phase <= 1 else 0.0)) / rounds)
+
+
+def ap_in_hand(s: TikalState, seat: int) -> int:
+    ap = s.ap_token[seat]
+    for c in s.right[seat] + s.left[seat]:
+        card = s.C.cards[c]
+        if card.permanent and not s.down[c]:
+            ap += int(card.params.get("ap", 0))
+    f = s.stack[-1] if s.stack else None
+    if f is not None and f.seat == seat and f.kind == "ap":
+        ap += f.points
+    if s.phase != OVER and s.scoring_kind != "final":
+        ap += s.C.special_turn_ap  # the 10-AP turn of the Final Scoring
+    return ap
+
+
+def ruin_potential(s: TikalState, seat: int) -> float:
+    total = 0.0
+    for h in range(s.H):
+        if s.kind[h] == RUINS and s.ruin.get(h) and s.figures(seat, h):
+            total += RUIN_SHARE * min(len(s.ruin[h]), s.figures(seat, h))
+    return total
+
+
+def estimate_scores(state: TikalState) -> list[float]:
+    """Each seat's estimated final score (exactly the scores once the game is over)."""
+    s = state
+    if s.phase == OVER:
+        return [float(p) for p in s.pp]
+    left = time_left(s)
+    estimates = []
+    for seat in range(s.num_players):
+        now = score_breakdown(s, seat)["total"]
+        value = float(s.pp[seat]) + scorings_left(s, seat) * now
+        value += ruin_potential(s, seat) * (1.0 + left)
+        ready = s.avail_explorers[seat] * s.C.explorer_strength + s.avail_leaders[seat] * s.C.leader_strength
+        value += (STRENGTH_VALUE * ready + AP_VALUE * ap_in_hand(s, seat)) * max(left, 0.15)
+        if not s.power_used[seat]:
+            value += s.C.unused_director_bonus
+        estimates.append(round(value, 3))
+    return estimates
+
+
+__all__ = ["estimate_scores", "scorings_left", "unplaced_letter_volcanoes"]

@@ -1,0 +1,74 @@
+"""Determinization: a full Tikal state consistent with a view.
+
+What a seat cannot see (rule 2 and the component rules): the order of the action-card deck,
+the AP tokens in the bag (and, with 2 players, the 12 removed unseen), the order of each
+letter's terrain-tile pile, and the face-down treasures (the green supply and the stacks on
+the Ruins). Everything else is public: the display, campsites, museums, the discard pile,
+the board. The unseen components are what the data says exists minus what is visible; they
+are shuffled into the hidden places, keeping each place's size.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..core.rng import Rng
+from .data import DRAWN_LETTERS
+from .state import TikalState
+
+
+def _unseen_cards(s: TikalState) -> list[int]:
+    seen = set(s.display + s.discard + s.box)
+    for seat in range(s.num_players):
+        seen.update(s.right[seat] + s.left[seat])
+    return [c for c in s.C.cards_for(s.num_players) if c not in seen]
+
+
+def _unseen_ap(s: TikalState) -> list[int]:
+    pool = Counter(s.C.ap_tokens)
+    pool.subtract(s.ap_display + s.ap_used + [v for v in s.ap_token if v])
+    return sorted(pool.elements())
+
+
+def _unseen_tiles(s: TikalState, letter: str) -> list[int]:
+    seen = set(s.tile_display + s.tiles_out + [t for t in s.tile_on if t >= 0])
+    for seat in range(s.num_players):
+        seen.update(s.camp_tiles[seat])
+    return [t for t in s.C.tiles_with_back(letter) if t not in seen]
+
+
+def _unseen_treasures(s: TikalState) -> list[int]:
+    T = len(s.C.treasure_types)
+    per_type = s.C.green_per_type + s.C.blue_per_type
+    pool: list[int] = []
+    for t in range(T):
+        seen = s.blue[t] + sum(s.museum[o * T + t] for o in range(s.num_players))
+        pool += [t] * (per_type - seen)
+    return pool
+
+
+def determinize(view: TikalState, rng: Rng) -> TikalState:
+    """Sample the hidden parts of ``view`` from ``rng`` (a true state: a clone, fresh generator)."""
+    full = view.clone()
+    full.viewer = None
+    full.redacted = False
+    full._legal = None
+    if not view.redacted:
+        full.rng = rng.spawn()
+        return full
+    cards = _unseen_cards(view)
+    rng.shuffle(cards)
+    full.deck = cards
+    ap = _unseen_ap(view)
+    rng.shuffle(ap)
+    full.bag, full.ap_removed = ap[:len(view.bag)], ap[len(view.bag):]
+    for letter in DRAWN_LETTERS:
+        pile = _unseen_tiles(view, letter)
+        rng.shuffle(pile)
+        full.piles[letter] = pile
+    treasures = _unseen_treasures(view)
+    rng.shuffle(treasures)
+    full.green = [treasures.pop() for _ in view.green]
+    full.ruin = {h: [treasures.pop() for _ in stack] for h, stack in view.ruin.items()}
+    full.rng = rng.spawn()
+    return full

@@ -1,0 +1,921 @@
+"""The Tikal Legend forward model: legal actions and transitions, phase by phase.
+
+Section numbers refer to the restated rules (``shared/rules/tikal_legend.md``); ``A``
+numbers to the readings of ``tikal_legend_gaps.md`` (see ``docs/tikal_rules_notes.md``).
+
+A turn that takes several decisions pushes a :class:`~.state.Frame` (an open question) on
+``state.stack``; ``FRAME_RULES[kind]`` gives its legal actions and its transition. Card
+effects live in ``cards.py``, director powers in ``powers.py``; both use the frames here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..core.errors import IllegalAction
+from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Clear, Deploy, Discard, End,
+                      Give, Guardian, Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone,
+                      Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use,
+                      make)
+from .data import DRAWN_LETTERS, SIDES
+from .state import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
+                    VOLCANO, Frame, TikalState)
+
+EXPLORER, LEADER = "explorer", "leader"
+# AP-turn contexts: which actions a points pool may buy
+GENERAL = ("token", "alone", "volcano", "final")  # every AP action (rule 6)
+MOVES_ONLY = "moves"  # card moves-5: moves and Base-Camp trips (rule 10, card 12)
+SCOUT = "scout"  # director power Scout: deploy, move, Base-Camp trips (gap A16)
+SPECIAL_TURNS = ("volcano", "final")  # the 10-AP turns of a scoring (rules 8, 11)
+
+Legal = Callable[[TikalState, Frame], list]
+Apply = Callable[[TikalState, Frame, object], None]
+FRAME_RULES: dict[str, tuple[Legal, Apply]] = {}
+
+
+def frame_rule(kind: str) -> Callable[[tuple[Legal, Apply]], None]:
+    def register(pair: tuple[Legal, Apply]) -> None:
+        FRAME_RULES[kind] = pair
+    return register
+
+
+# ============================================================================ dispatch
+def legal_actions(s: TikalState) -> list:
+    if s.stack:
+        f = s.stack[-1]
+        return FRAME_RULES[f.kind][0](s, f)
+    if s.phase == ROUND_MANAGEMENT:
+        return rm_legal(s)
+    if s.phase == ACTION:
+        return turn_legal(s)
+    return []
+
+
+def apply_action(s: TikalState, action: object) -> None:
+    if s.stack:
+        f = s.stack[-1]
+        FRAME_RULES[f.kind][1](s, f, action)
+    elif s.phase == ROUND_MANAGEMENT:
+        rm_apply(s, action)
+    else:
+        turn_apply(s, action)
+
+
+def push(s: TikalState, frame: Frame) -> None:
+    s.stack.append(frame)
+
+
+def finish(s: TikalState, frame: Frame) -> None:
+    """Close the top frame; if it was the turn's action, the turn ends."""
+    s.stack.pop()
+    if frame.ends_turn:
+        end_turn(s)
+
+
+# ============================================================================ 4. Round Management
+def rm_wants(s: TikalState, seat: int) -> bool:
+    """Whether ``seat``'s campsite still has room for an item on offer (rule 4, gap A17)."""
+    rules = s.setup_rules
+    return (seat not in s.next_order
+            or (not s.rm_ap[seat] and bool(s.ap_display))
+            or (s.rm_tiles[seat] < rules["tiles_each"] and bool(s.tile_display))
+            or (s.rm_cards[seat] < rules["cards_each"] and bool(s.display)))
+
+
+def rm_legal(s: TikalState) -> list:
+    seat, rules = s.turn, s.setup_rules
+    acts: list = []
+    if seat not in s.next_order:
+        acts += [make(TakeStatuette, i + 1) for i, x in enumerate(s.next_order) if x < 0]
+    if not s.rm_ap[seat]:
+        acts += [make(TakeAP, v) for v in sorted(set(s.ap_display))]
+    if s.rm_tiles[seat] < rules["tiles_each"]:
+        acts += [make(TakeTile, s.C.tiles[t].id) for t in s.tile_display]
+    if s.rm_cards[seat] < rules["cards_each"]:
+        acts += [make(TakeCard, name) for name in distinct_names(s, s.display)]
+    return acts
+
+
+def distinct_names(s: TikalState, cards: list[int]) -> list[str]:
+    names: list[str] = []
+    for c in cards:
+        name = s.C.cards[c].name
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def first_card(s: TikalState, cards: list[int], name: str, prefer_up: bool | None = None) -> int:
+    """The first card called ``name`` in ``cards`` (preferring face-up or face-down copies)."""
+    found = [c for c in cards if s.C.cards[c].name == name]
+    if prefer_up is not None:
+        found.sort(key=lambda c: s.down[c] == prefer_up)
+    return found[0]
+
+
+def rm_apply(s: TikalState, a: object) -> None:
+    seat = s.turn
+    if isinstance(a, TakeStatuette):
+        s.next_order[a.space - 1] = seat
+    elif isinstance(a, TakeAP):
+        s.ap_display.remove(a.value)
+        s.ap_token[seat] = a.value
+        s.rm_ap[seat] = True
+    elif isinstance(a, TakeTile):
+        t = s.C.tile_index[a.tile]
+        s.tile_display.remove(t)
+        s.camp_tiles[seat].append(t)
+        s.rm_tiles[seat] += 1
+    elif isinstance(a, TakeCard):
+        c = first_card(s, s.display, a.card)
+        s.display.remove(c)
+        s.right[seat].append(c)
+        s.rm_cards[seat] += 1
+    rm_next(s)
+
+
+def rm_next(s: TikalState) -> None:
+    """In turn order, the next player with room on their campsite takes an item (rule 4)."""
+    n = len(s.order)
+    i = s.order.index(s.turn)
+    for k in range(1, n + 1):
+        seat = s.order[(i + k) % n]
+        if rm_wants(s, seat):
+            s.turn = seat
+            return
+    start_action_phase(s)
+
+
+def start_action_phase(s: TikalState) -> None:
+    if s.setup_rules.get("discard_untaken_tiles"):  # solo variant: untaken tiles leave the game
+        s.tiles_out += s.tile_display
+        s.tile_display = []
+    s.phase = ACTION
+    s.passed = [False] * s.num_players
+    s.turn = s.order[0]
+
+
+# ============================================================================ 5. Action phase: a turn
+def can_pass(s: TikalState, seat: int) -> bool:
+    """Everything on the campsite used: tiles placed, AP token used, right cards played or kept (rule 5)."""
+    return (not s.camp_tiles[seat] and not s.ap_token[seat]
+            and all(s.down[c] for c in s.right[seat]))
+
+
+def turn_legal(s: TikalState) -> list:
+    card_playable, power_usable = _cards.card_playable, _powers.power_usable
+    seat = s.turn
+    C = s.C
+    acts: list = []
+    right, left = s.right[seat], s.left[seat]
+    seen: set = set()
+    for c in right:
+        name = C.cards[c].name
+        if ("keep", name) not in seen:
+            seen.add(("keep", name))
+            acts.append(make(Keep, name))
+    for kept, cards in ((False, right), (True, left)):
+        for c in cards:
+            card = C.cards[c]
+            key = (kept, card.name)
+            if key in seen:
+                continue
+            if card.permanent:
+                if not s.down[c]:
+                    seen.add(key)
+                    acts.append(make(Use, card.name, kept))
+            elif card_playable(s, seat, card):
+                seen.add(key)
+                acts.append(make(Play, card.name, kept))
+    if s.ap_token[seat]:
+        acts.append(ACTIVATE)
+    for t in s.camp_tiles[seat]:
+        acts.append(make(PlaceTile, C.tiles[t].id))
+    if not s.power_used[seat]:
+        for p in C.directors[s.director[seat]].powers:
+            if power_usable(s, seat, p):
+                acts.append(make(Power, p))
+    if can_pass(s, seat):
+        acts.append(PASS)
+    return acts
+
+
+def turn_apply(s: TikalState, a: object) -> None:
+    seat = s.turn
+    if isinstance(a, Keep):
+        keep_card(s, seat, a.card)
+    elif isinstance(a, Play):
+        play_card(s, seat, a.card, a.kept)
+    elif isinstance(a, Use):
+        use_alone(s, seat, a.card, a.kept)
+    elif a is ACTIVATE or isinstance(a, Activate):
+        activate_token(s, seat)
+    elif isinstance(a, PlaceTile):
+        place_from_campsite(s, seat, s.C.tile_index[a.tile])
+    elif isinstance(a, Power):
+        s.power_used[seat] = a.power
+        _powers.use_power(s, seat, a.power)
+    elif a is PASS or isinstance(a, Pass):
+        pass_turn(s, seat)
+
+
+def keep_card(s: TikalState, seat: int, name: str) -> None:
+    """Rule 5.1: move a card right -> left; with the left full, first discard one there."""
+    c = first_card(s, s.right[seat], name, prefer_up=False)
+    if len(s.left[seat]) >= kept_spaces(s):
+        push(s, Frame("discard", seat, a=c))
+        return
+    s.right[seat].remove(c)
+    s.left[seat].append(c)
+    end_turn(s)
+
+
+def kept_spaces(s: TikalState) -> int:
+    return int(s.options.get("kept_card_spaces", s.C.kept_card_spaces))
+
+
+def play_card(s: TikalState, seat: int, name: str, kept: bool) -> None:
+    """Rule 5.2: play a non-permanent card, discard it and apply its effect."""
+    side = s.left[seat] if kept else s.right[seat]
+    c = first_card(s, side, name)
+    side.remove(c)
+    s.discard.append(c)
+    if not _cards.start_card(s, seat, s.C.cards[c]):
+        end_turn(s)
+
+
+def use_alone(s: TikalState, seat: int, name: str, kept: bool) -> None:
+    """Rule 5 / gap A9: a permanent card used alone gives its AP to spend now; free, flips it."""
+    side = s.left[seat] if kept else s.right[seat]
+    c = first_card(s, side, name, prefer_up=True)
+    s.down[c] = True
+    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=False))
+
+
+def activate_token(s: TikalState, seat: int) -> None:
+    """Rule 5.3: spend the AP token's AP (plus permanent-card bonuses) on AP actions."""
+    value = s.ap_token[seat]
+    s.ap_token[seat] = 0
+    s.ap_used.append(value)
+    push(s, Frame("ap", seat, ctx="token", points=value))
+
+
+def free_hexes(s: TikalState, dotted: bool) -> list[int]:
+    """Jungle hexes a tile may cover: non-dotted for campsite tiles, dotted for symbol tiles (rule 7)."""
+    hexes = s.C.board.hexes
+    return [h for h in range(s.H) if s.kind[h] == JUNGLE and hexes[h].dotted == dotted]
+
+
+def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
+    """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
+    if not free_hexes(s, dotted=False):
+        s.camp_tiles[seat].remove(t)
+        s.tiles_out.append(t)
+        end_turn(s)
+        return
+    push(s, Frame("tile", seat, ctx="campsite", step="hex", a=t))
+
+
+def pass_turn(s: TikalState, seat: int) -> None:
+    """Rule 5: pass; a permanent card used but left on the right is discarded (gap A9)."""
+    s.passed[seat] = True
+    used = [c for c in s.right[seat] if s.down[c]]
+    s.right[seat] = [c for c in s.right[seat] if not s.down[c]]
+    for c in used:
+        discard_card(s, c)
+    end_turn(s)
+
+
+def discard_card(s: TikalState, c: int) -> None:
+    s.down[c] = False
+    s.discard.append(c)
+
+
+def end_turn(s: TikalState) -> None:
+    """The next player in turn order who has not passed; the phase ends when all have passed."""
+    if s.phase != ACTION:
+        return
+    n = len(s.order)
+    i = s.order.index(s.turn)
+    for k in range(1, n + 1):
+        seat = s.order[(i + k) % n]
+        if not s.passed[seat]:
+            s.turn = seat
+            return
+    end_action_phase(s)
+
+
+def end_action_phase(s: TikalState) -> None:
+    if s.round >= s.setup_rules["rounds"]:
+        start_final_scoring(s)
+    else:
+        upkeep(s)
+
+
+# ============================================================================ 11. Upkeep
+def upkeep(s: TikalState) -> None:
+    """Rule 11, in order: round counter, statuettes, permanent cards, cards, AP tokens, tiles."""
+    s.round += 1
+    s.order = [x for x in s.next_order if x >= 0]
+    s.next_order = [-1] * s.num_players
+    for seat in range(s.num_players):
+        for c in s.left[seat]:
+            s.down[c] = False
+    refill_display(s)
+    for _ in range(s.setup_rules["ap_drawn"]):
+        if s.bag:
+            s.ap_display.append(s.bag.pop())
+    draw_tiles(s)
+    s.rm_ap = [False] * s.num_players
+    s.rm_tiles = [0] * s.num_players
+    s.rm_cards = [0] * s.num_players
+    s.phase = ROUND_MANAGEMENT
+    s.turn = s.order[0]
+    if not rm_wants(s, s.turn):
+        rm_next(s)
+
+
+def refill_display(s: TikalState) -> None:
+    """Refill the card row; an empty deck takes the discard pile, less cards 1, 16-18 (A22)."""
+    while len(s.display) < s.C.display_cards:
+        if not s.deck:
+            s.box += [c for c in s.discard if s.C.cards[c].removed_on_reshuffle]
+            s.deck = [c for c in s.discard if not s.C.cards[c].removed_on_reshuffle]
+            s.discard = []
+            s.rng.shuffle(s.deck)
+            if not s.deck:
+                return
+        s.display.append(s.deck.pop())
+
+
+def draw_tiles(s: TikalState) -> None:
+    """Draw the round's terrain tiles in letter order: A first, then B, ... up to E (rule 11)."""
+    for _ in range(s.setup_rules["tiles_drawn"]):
+        for letter in DRAWN_LETTERS:
+            if s.piles[letter]:
+                s.tile_display.append(s.piles[letter].pop())
+                break
+
+
+# ============================================================================ 8. Scoring turns
+def start_volcano_scoring(s: TikalState, placer: int) -> None:
+    """Rule 8: the placer, then every other player in turn order: 10 AP, then score (A15)."""
+    others = [x for x in s.order if x != placer]
+    if s.options.get("volcano_order") == "after_placer":
+        i = s.order.index(placer)
+        others = [s.order[(i + k) % len(s.order)] for k in range(1, len(s.order))]
+    s.scoring_kind = "volcano"
+    s.volcano_placer = placer
+    s.scoring_queue = [placer] + others
+    next_scoring_turn(s)
+
+
+def start_final_scoring(s: TikalState) -> None:
+    """Rule 11: each player, in next-round order (statuettes on the right), 10 AP then scores."""
+    s.phase = FINAL
+    s.scoring_kind = "final"
+    s.scoring_queue = [x for x in s.next_order if x >= 0]
+    for seat in range(s.num_players):  # a seat without a statuette space scores last
+        if seat not in s.scoring_queue:
+            s.scoring_queue.append(seat)
+    next_scoring_turn(s)
+
+
+def next_scoring_turn(s: TikalState) -> None:
+    seat = s.scoring_queue.pop(0)
+    push(s, Frame("ap", seat, ctx=s.scoring_kind, points=s.C.special_turn_ap, ends_turn=False))
+
+
+def score_now(s: TikalState, seat: int) -> None:
+    part = _scoring.score_breakdown(s, seat)
+    s.pp[seat] += part["total"]
+    s.last_scoring.append({"round": s.round, "kind": s.scoring_kind, "seat": seat, **part})
+
+
+def finish_scoring_turn(s: TikalState) -> None:
+    if s.scoring_queue:
+        next_scoring_turn(s)
+    elif s.scoring_kind == "volcano":
+        s.scoring_kind = ""
+        s.turn = s.volcano_placer
+        s.volcano_placer = -1
+        end_turn(s)  # A15e: the placer's turn ends after the sequence
+    else:
+        for seat in range(s.num_players):
+            if not s.power_used[seat]:  # rule 11: an unused Museum Director scores 5 PP
+                s.pp[seat] += s.C.unused_director_bonus
+        s.scoring_kind = ""
+        s.phase = OVER
+
+
+# ============================================================================ 6. AP actions
+def ap_cost(s: TikalState, name: str) -> int:
+    return s.C.ap_costs[name]
+
+
+def camp_hexes(s: TikalState, seat: int) -> list[int]:
+    """The Common Base Camp and the seat's own Base Camps."""
+    return [s.common_camp] + s.camps[seat]
+
+
+def own_hexes(s: TikalState, seat: int) -> list[int]:
+    base, ex, ld = seat * s.H, s.explorers, s.leaders
+    return [h for h in range(s.H) if ex[base + h] or ld[base + h]]
+
+
+class ActionTables:
+    """The interned actions of one board, indexed by hex (or hex*6+side): legal-action lists
+    are built by indexing, without creating objects."""
+
+    def __init__(self, C: Any) -> None:
+        B = C.board
+        names = [h.name for h in B.hexes]
+        self.names = names
+
+        def per_side(fig: str) -> list:
+            return [make(Move, fig, names[i // 6], names[B.neighbour[i]]) if B.neighbour[i] >= 0 else None
+                    for i in range(6 * B.size)]
+
+        self.move_explorer, self.move_leader = per_side(EXPLORER), per_side(LEADER)
+        self.deploy_explorer = [make(Deploy, EXPLORER, n) for n in names]
+        self.deploy_leader = [make(Deploy, LEADER, n) for n in names]
+        self.clear = [make(Clear, n) for n in names]
+        self.unearth = [make(Unearth, n) for n in names]
+        self.guardian_explorer = [make(Guardian, n, EXPLORER) for n in names]
+        self.guardian_leader = [make(Guardian, n, LEADER) for n in names]
+        self.at = [make(At, n) for n in names]
+
+
+_TABLES: dict[int, tuple[Any, ActionTables]] = {}
+
+
+def tables(C: Any) -> ActionTables:
+    """The action tables of a component set (built once; the entry keeps ``C`` alive)."""
+    entry = _TABLES.get(id(C))
+    if entry is None or entry[0] is not C:
+        entry = _TABLES[id(C)] = (C, ActionTables(C))
+    return entry[1]
+
+
+def deploy_actions(s: TikalState, seat: int, acts: list) -> None:
+    T = tables(s.C)
+    if s.avail_explorers[seat]:
+        acts.append(T.deploy_explorer[s.common_camp])
+        acts.extend(T.deploy_explorer[h] for h in s.camps[seat])
+    if s.avail_leaders[seat]:
+        acts.append(T.deploy_leader[s.common_camp])
+        acts.extend(T.deploy_leader[h] for h in s.camps[seat])
+
+
+def move_actions(s: TikalState, seat: int, points: int, acts: list) -> None:
+    """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5)."""
+    T = tables(s.C)
+    edge, cost = s.C.board.edge, s.cost
+    move_e, move_l = T.move_explorer, T.move_leader
+    per = s.C.ap_costs["move_per_stone"]
+    base, H = seat * s.H, s.H
+    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
+    for h in range(H):
+        ne, nl = ex[h], ld[h]
+        if not (ne or nl):
+            continue
+        for i in range(h * 6, h * 6 + 6):
+            e = edge[i]
+            if e >= 0 and 1 <= cost[e] * per <= points:
+                if ne:
+                    acts.append(move_e[i])
+                if nl:
+                    acts.append(move_l[i])
+
+
+def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
+    """Rule 6: an EM between the Common Base Camp and your camp, or between your two camps."""
+    camps = camp_hexes(s, seat)
+    if len(camps) < 2:
+        return
+    names = s.C.board.hexes
+    for a in camps:
+        i = seat * s.H + a
+        for fig, count in ((EXPLORER, s.explorers[i]), (LEADER, s.leaders[i])):
+            if count:
+                for b in camps:
+                    if b != a:
+                        acts.append(make(Transfer, fig, names[a].name, names[b].name))
+
+
+def camp_actions(s: TikalState, seat: int, acts: list) -> None:
+    """Rule 6 / A20: a camp from reserve onto a Clearing without a camp, else move one of yours."""
+    names = s.C.board.hexes
+    targets = [h for h in range(s.H) if s.kind[h] == CLEARING and s.camp[h] == -1]
+    if not targets:
+        return
+    reserve = s.C.per_player["base_camps"] - len(s.camps[seat])
+    sources = [""] if reserve > 0 else [names[h].name for h in s.camps[seat]]
+    for t in targets:
+        for src in sources:
+            acts.append(make(Camp, names[t].name, src))
+
+
+def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
+    """Rule 6 Clear a Temple Floor: no Guardian, below 10, floor in stock, max 2 per turn, 1 EM each."""
+    level = s.level[h]
+    return (s.guardian[h] < 0 and level < s.C.max_level and s.floors[level + 1] > 0
+            and done < s.C.limits["floors_per_temple"] and s.figures(seat, h) > done)
+
+
+def unearth_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
+    """Rule 6 Unearth: tokens left, max 2 per Ruin per turn, one EM per token (A14)."""
+    return (bool(s.ruin.get(h)) and done < s.C.limits["treasures_per_ruin"]
+            and s.figures(seat, h) > done)
+
+
+def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
+    """Rule 6 Place a Guardian: fewer than 2 of yours out, majority, temple not guarded (A11)."""
+    return (s.guardians[seat] < s.C.per_player["max_guardians"] and s.guardian[h] < 0
+            and s.majority(h) == seat)
+
+
+def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
+    """Trades on offer: 1 or 2 tokens of one type T from one opponent, if you hold at least as
+    many T as they do (A13), giving back as many tokens of other types. Merchant: 1-for-1, no
+    condition (gap A16)."""
+    T = len(s.C.treasure_types)
+    mine = s.museum[seat * T:(seat + 1) * T]
+    total = sum(mine)
+    acts = []
+    for o in range(s.num_players):
+        if o == seat:
+            continue
+        for t in range(T):
+            theirs = s.museum[o * T + t]
+            if theirs == 0 or (not merchant and mine[t] < theirs):
+                continue
+            most = 1 if merchant else min(s.C.limits["trade_tokens"], theirs)
+            for k in range(1, most + 1):
+                if total - mine[t] >= k:
+                    acts.append(make(Take, o, s.C.treasure_types[t], k))
+    return acts
+
+
+def ap_legal(s: TikalState, f: Frame) -> list:
+    seat, p, ctx = f.seat, f.points, f.ctx
+    acts: list = [END]
+    if p <= 0:
+        return acts
+    general = ctx in GENERAL
+    cost = s.C.ap_costs
+    if (general or ctx == SCOUT) and p >= cost["deploy"]:
+        deploy_actions(s, seat, acts)
+    move_actions(s, seat, p, acts)
+    if p >= cost["transfer"]:
+        transfer_actions(s, seat, acts)
+    if not general:
+        return acts
+    if p >= cost["base_camp"]:
+        camp_actions(s, seat, acts)
+    if p >= cost["trail_stone"]:
+        acts.append(STONE)
+    if p >= cost["recruit_explorer"] and s.unavail_explorers[seat]:
+        acts.append(make(Recruit, EXPLORER))
+    if p >= cost["recruit_leader"] and s.unavail_leaders[seat]:
+        acts.append(make(Recruit, LEADER))
+    T = tables(s.C)
+    kinds, H = s.kind, s.H
+    base = seat * H
+    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
+    can_clear, can_guard, can_dig = p >= cost["clear_floor"], p >= cost["guardian"], p >= cost["unearth"]
+    for h in range(H):
+        figures = ex[h] + ld[h]
+        if not figures:
+            continue  # every temple and ruin action needs one of your EMs there
+        k = kinds[h]
+        if k == TEMPLE:
+            if can_clear and clear_ok(s, seat, h, f.counts.get(h, 0)):
+                acts.append(T.clear[h])
+            if can_guard and guardian_ok(s, seat, h):
+                if ex[h]:
+                    acts.append(T.guardian_explorer[h])
+                if ld[h]:
+                    acts.append(T.guardian_leader[h])
+        elif k == RUINS and can_dig and unearth_ok(s, seat, h, f.counts.get(h, 0)):
+            acts.append(T.unearth[h])
+    if p >= cost["trade"] and trade_takes(s, seat):
+        acts.append(TRADE)
+    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9)
+        for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
+            for c in cards:
+                card = s.C.cards[c]
+                if card.permanent and not s.down[c]:
+                    u = make(Use, card.name, kept)
+                    if u not in acts:
+                        acts.append(u)
+    return acts
+
+
+def edge_between(s: TikalState, a: int, b: int) -> int:
+    B = s.C.board
+    for i in range(a * 6, a * 6 + 6):
+        if B.neighbour[i] == b:
+            return B.edge[i]
+    return -1
+
+
+def move_figure(s: TikalState, seat: int, fig: str, a: int, b: int) -> None:
+    arr = s.explorers if fig == EXPLORER else s.leaders
+    arr[seat * s.H + a] -= 1
+    arr[seat * s.H + b] += 1
+
+
+def deploy_figure(s: TikalState, seat: int, fig: str, h: int) -> None:
+    """From the Available Supply onto hex ``h``."""
+    if fig == EXPLORER:
+        s.avail_explorers[seat] -= 1
+        s.explorers[seat * s.H + h] += 1
+    else:
+        s.avail_leaders[seat] -= 1
+        s.leaders[seat * s.H + h] += 1
+
+
+def set_camp(s: TikalState, seat: int, h: int, from_hex: int) -> None:
+    """Set up a Base Camp on Clearing ``h`` (moving the one on ``from_hex`` if >= 0; A20)."""
+    if from_hex >= 0:
+        s.camps[seat].remove(from_hex)
+        s.camp[from_hex] = -1
+    s.camps[seat].append(h)
+    s.camp[h] = seat
+
+
+def place_guardian(s: TikalState, seat: int, h: int, fig: str) -> None:
+    """Rule 6: the figure goes on top for good; the guarding player's other EMs there are
+    removed from the game (option ``guardian_removal=all``: every colour's EMs)."""
+    i = seat * s.H + h
+    if fig == EXPLORER:
+        s.explorers[i] -= 1
+    else:
+        s.leaders[i] -= 1
+    s.guardian[h] = seat
+    s.guardian_figure[h] = 0 if fig == EXPLORER else 1
+    s.guardians[seat] += 1
+    scope = range(s.num_players) if s.options.get("guardian_removal") == "all" else (seat,)
+    for o in scope:
+        j = o * s.H + h
+        s.removed_explorers[o] += s.explorers[j]
+        s.removed_leaders[o] += s.leaders[j]
+        s.explorers[j] = s.leaders[j] = 0
+
+
+def clear_floor(s: TikalState, h: int) -> None:
+    """Take the unbuilt floor of value (top + 1) from the supply onto the temple."""
+    s.level[h] += 1
+    s.floors[s.level[h]] -= 1
+
+
+def unearth(s: TikalState, seat: int, h: int) -> None:
+    """The Ruin's top token goes face up into the museum."""
+    t = s.ruin[h].pop()
+    s.museum[seat * len(s.C.treasure_types) + t] += 1
+
+
+def ap_apply(s: TikalState, f: Frame, a: object) -> None:
+    seat = f.seat
+    cost = s.C.ap_costs
+    if isinstance(a, End):
+        end_ap_turn(s, f)
+    elif isinstance(a, Move):
+        x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
+        f.points -= s.cost[edge_between(s, x, y)] * cost["move_per_stone"]
+        move_figure(s, seat, a.figure, x, y)
+    elif isinstance(a, Deploy):
+        f.points -= cost["deploy"]
+        deploy_figure(s, seat, a.figure, s.hex_index(a.hex))
+    elif isinstance(a, Transfer):
+        f.points -= cost["transfer"]
+        move_figure(s, seat, a.figure, s.hex_index(a.from_hex), s.hex_index(a.to_hex))
+    elif isinstance(a, Camp):
+        f.points -= cost["base_camp"]
+        set_camp(s, seat, s.hex_index(a.hex), s.hex_index(a.from_hex) if a.from_hex else -1)
+    elif isinstance(a, Stone):
+        f.points -= cost["trail_stone"]
+        start_stone(s, seat, ends_turn=False)
+    elif isinstance(a, Recruit):
+        recruit(s, seat, a.figure)
+        f.points -= cost["recruit_explorer" if a.figure == EXPLORER else "recruit_leader"]
+    elif isinstance(a, Clear):
+        h = s.hex_index(a.hex)
+        f.points -= cost["clear_floor"]
+        f.counts[h] = f.counts.get(h, 0) + 1
+        clear_floor(s, h)
+    elif isinstance(a, Guardian):
+        f.points -= cost["guardian"]
+        place_guardian(s, seat, s.hex_index(a.hex), a.figure)
+    elif isinstance(a, Unearth):
+        h = s.hex_index(a.hex)
+        f.points -= cost["unearth"]
+        f.counts[h] = f.counts.get(h, 0) + 1
+        unearth(s, seat, h)
+    elif isinstance(a, Trade):
+        f.points -= cost["trade"]
+        push(s, Frame("trade", seat, step="take", ends_turn=False))
+    elif isinstance(a, Use):
+        c = first_card(s, s.left[seat] if a.kept else s.right[seat], a.card, prefer_up=True)
+        s.down[c] = True
+        f.points += int(s.C.cards[c].params["ap"])
+
+
+def recruit(s: TikalState, seat: int, fig: str, count: int = 1) -> None:
+    """From the Unavailable to the Available Supply."""
+    if fig == EXPLORER:
+        s.unavail_explorers[seat] -= count
+        s.avail_explorers[seat] += count
+    else:
+        s.unavail_leaders[seat] -= count
+        s.avail_leaders[seat] += count
+
+
+def end_ap_turn(s: TikalState, f: Frame) -> None:
+    """Unspent AP are lost. A scoring turn is followed by that player's scoring (rule 8)."""
+    s.stack.pop()
+    if f.ctx in SPECIAL_TURNS:
+        score_now(s, f.seat)
+        finish_scoring_turn(s)
+    elif f.ends_turn:
+        end_turn(s)
+
+
+FRAME_RULES["ap"] = (ap_legal, ap_apply)
+
+
+# ============================================================================ Trail Stone tokens
+def start_stone(s: TikalState, seat: int, ends_turn: bool) -> None:
+    """Place a token from the supply; with none left, move one already on the board (rule 6, A7)."""
+    step = "hex" if s.stone_supply > 0 else "token"
+    push(s, Frame("stone", seat, step=step, a=-1, ends_turn=ends_turn))
+
+
+def placed_tokens(s: TikalState) -> list[int]:
+    return [e for e, n in enumerate(s.tokens) if n > 0]
+
+
+def stone_legal(s: TikalState, f: Frame) -> list:
+    B = s.C.board
+    if f.step == "token":
+        return [make(Token, B.hexes[B.edge_ends[e][0]].name, SIDES[B.edge_ends[e][1]]) for e in placed_tokens(s)]
+    if f.step == "hex":
+        return [make(At, B.hexes[h].name) for h in range(s.H)
+                if any(B.edge[i] >= 0 and B.edge[i] != f.a for i in range(h * 6, h * 6 + 6))]
+    h = f.b
+    return [make(Side, SIDES[d]) for d in range(6) if B.edge[h * 6 + d] >= 0 and B.edge[h * 6 + d] != f.a]
+
+
+def stone_apply(s: TikalState, f: Frame, a: object) -> None:
+    B = s.C.board
+    if isinstance(a, Token):
+        f.a = B.edge[s.hex_index(a.hex) * 6 + SIDES.index(a.side)]
+        f.step = "hex"
+    elif isinstance(a, At):
+        f.b = s.hex_index(a.hex)
+        f.step = "side"
+    elif isinstance(a, Side):
+        e = B.edge[f.b * 6 + SIDES.index(a.side)]
+        if f.a >= 0:
+            s.tokens[f.a] -= 1
+            s._recost(f.a)
+        else:
+            s.stone_supply -= 1
+        s.tokens[e] += 1
+        s._recost(e)
+        finish(s, f)
+
+
+FRAME_RULES["stone"] = (stone_legal, stone_apply)
+
+
+# ============================================================================ 7. Terrain tiles
+def distinct_rotations(s: TikalState, t: int) -> list[int]:
+    tile = s.C.tiles[t]
+    seen, turns = set(), []
+    for k in range(6):
+        r = tile.rotated(k)
+        if r not in seen:
+            seen.add(r)
+            turns.append(k)
+    return turns
+
+
+def tile_legal(s: TikalState, f: Frame) -> list:
+    if f.step == "hex":
+        names = s.C.board.hexes
+        return [make(At, names[h].name) for h in free_hexes(s, dotted=f.ctx == "card")]
+    return [make(Rotate, k) for k in distinct_rotations(s, f.a)]
+
+
+def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
+    """Lay tile ``t`` on hex ``h``; EMs and tokens there end up on it (rule 7)."""
+    tile = s.C.tiles[t]
+    s.kind[h] = KIND_OF_TYPE[tile.type]
+    s.tile_on[h] = t
+    s.rot[h] = turns
+    if tile.type == "temple":
+        s.level[h] = s.base_level[h] = tile.value
+    elif tile.type == "ruins":
+        s.masks[h] = tile.masks
+        s.ruin[h] = [s.green.pop() for _ in range(min(tile.masks, len(s.green)))]  # A18
+    elif tile.type == "volcano" and s.volcano_supply > 0:
+        s.volcano_supply -= 1  # a 3D volcano goes on it
+    s._print_stones(h, tile.rotated(turns))
+
+
+def tile_apply(s: TikalState, f: Frame, a: object) -> None:
+    if isinstance(a, At):
+        f.b = s.hex_index(a.hex)
+        f.step = "rotation"
+        return
+    assert isinstance(a, Rotate)
+    place_tile(s, f.a, f.b, a.turns)
+    if f.ctx == "card":
+        s.symbol_supply.remove(f.a)
+    else:
+        s.camp_tiles[f.seat].remove(f.a)
+    if f.ctx == "campsite" and s.kind[f.b] == VOLCANO:
+        s.stack.pop()  # rule 7: a Volcano from a campsite triggers an In-Game Scoring
+        start_volcano_scoring(s, f.seat)
+    else:
+        finish(s, f)
+
+
+FRAME_RULES["tile"] = (tile_legal, tile_apply)
+
+
+# ============================================================================ small shared frames
+def discard_legal(s: TikalState, f: Frame) -> list:
+    return [make(Discard, name) for name in distinct_names(s, s.left[f.seat])]
+
+
+def discard_apply(s: TikalState, f: Frame, a: object) -> None:
+    """Rule 5.1: discard a card on the left (even a permanent one), then move the card left."""
+    seat = f.seat
+    assert isinstance(a, Discard)
+    c = first_card(s, s.left[seat], a.card, prefer_up=False)
+    s.left[seat].remove(c)
+    discard_card(s, c)
+    s.right[seat].remove(f.a)
+    s.left[seat].append(f.a)
+    finish(s, f)
+
+
+FRAME_RULES["discard"] = (discard_legal, discard_apply)
+
+
+def trade_legal(s: TikalState, f: Frame) -> list:
+    if f.step == "take":
+        return trade_takes(s, f.seat, merchant=f.ctx == "merchant")
+    T = len(s.C.treasure_types)
+    taken = f.a[1]
+    return [make(Give, s.C.treasure_types[t]) for t in range(T)
+            if t != taken and s.museum[f.seat * T + t] > 0]
+
+
+def trade_apply(s: TikalState, f: Frame, a: object) -> None:
+    T = len(s.C.treasure_types)
+    if isinstance(a, Take):
+        t = s.C.treasure_types.index(a.treasure)
+        s.museum[a.player * T + t] -= a.count
+        s.museum[f.seat * T + t] += a.count
+        f.a = (a.player, t)
+        f.left = a.count
+        f.step = "give"
+        return
+    assert isinstance(a, Give)
+    t = s.C.treasure_types.index(a.treasure)
+    s.museum[f.seat * T + t] -= 1
+    s.museum[f.a[0] * T + t] += 1
+    f.left -= 1
+    if f.left == 0:
+        finish(s, f)
+
+
+FRAME_RULES["trade"] = (trade_legal, trade_apply)
+
+
+# ============================================================================ explanations
+def explain_illegal(s: TikalState, a: object) -> IllegalAction:
+    return _explain.explain(s, a)
+
+
+def reveals_information(s: TikalState, a: object) -> bool:
+    """Chance or hidden information: unearthing shows a token, a Ruin draws face-down tokens,
+    the last pass of a round draws cards, AP tokens and tiles."""
+    return isinstance(a, (Unearth, Rotate, Pass))
+
+
+def clearing_targets(s: TikalState) -> list[int]:
+    return [h for h in range(s.H) if s.kind[h] == CLEARING and s.camp[h] == -1]
+
+
+__all__ = ["legal_actions", "apply_action", "explain_illegal", "reveals_information", "FRAME_RULES", "tables"]
+
+# Card effects and director powers register their frames here; imported last (they import this module).
+from . import cards as _cards  # noqa: E402
+from . import explain as _explain  # noqa: E402
+from . import powers as _powers  # noqa: E402
+from . import scoring as _scoring  # noqa: E402

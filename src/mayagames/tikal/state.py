@@ -1,0 +1,343 @@
+"""The Tikal Legend game state: flat lists and ints, cheap to copy.
+
+State is data; the rules (``rules.py``, ``cards.py``, ``powers.py``, ``scoring.py``) are
+functions over it. Hexes, edges, seats, treasure types and cards are small integers:
+
+* ``kind[h]`` (``JUNGLE``, ``BASE_CAMP``, ``TEMPLE``, ...), ``tile_on[h]`` (tile index or -1),
+  ``level[h]`` (temple level), ``masks[h]`` (Ruin masks), ``ruin[h]`` (face-down treasure
+  stack, top last), ``guardian[h]`` (seat or -1), ``camp[h]`` (owner seat, ``COMMON`` or -1);
+* ``printed[h*6+side]`` (Trail Stones printed on that side), ``tokens[e]`` (placed Trail
+  Stone tokens on edge e) and ``cost[e]`` (their sum with both sides' printed stones: the
+  AP to cross; 0 = no passage);
+* ``explorers[s*H+h]`` and ``leaders[s*H+h]``: figures of seat s on hex h.
+
+A compound turn is a stack of :class:`Frame` (the open sub-decisions: an AP turn, the
+choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
+seat whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import GameOver, IllegalAction
+from ..core.game import State
+from ..core.rng import Rng
+from .data import DRAWN_LETTERS, SIDES, Components, default_components
+
+# hex kinds
+JUNGLE, BASE_CAMP, TEMPLE, CLEARING, RUINS, LAKE, VOLCANO = range(7)
+KIND_NAMES = ("jungle", "base_camp", "temple", "clearing", "ruins", "lake", "volcano")
+KIND_OF_TYPE = {name: i for i, name in enumerate(KIND_NAMES)}
+COMMON = -2  # owner of the Common Base Camp
+# phases
+ROUND_MANAGEMENT, ACTION, FINAL, OVER = range(4)
+PHASE_NAMES = ("round_management", "action", "final_scoring", "over")
+HIDDEN = -1  # a face-down card, tile, treasure or AP token in a view
+
+
+class Frame:
+    """One open sub-decision of a compound turn (see ``rules.FRAME_RULES``).
+
+    ``kind`` names the question; ``ctx`` its origin (e.g. ``token`` for an AP-token
+    activation); ``points`` AP left; ``step`` the step within the frame; ``a``/``b`` chosen
+    values (hex, tile, card...); ``counts`` per-turn tallies (floors cleared or treasures
+    unearthed per hex); ``left`` repetitions left; ``ends_turn``: finishing it ends the turn.
+    """
+
+    __slots__ = ("kind", "seat", "ctx", "points", "step", "a", "b", "counts", "left", "ends_turn")
+
+    def __init__(self, kind: str, seat: int, ctx: str = "", points: int = 0, step: str = "",
+                 a: Any = -1, b: Any = -1, left: int = 0, ends_turn: bool = True) -> None:
+        self.kind, self.seat, self.ctx, self.points, self.step = kind, seat, ctx, points, step
+        self.a, self.b, self.left, self.ends_turn = a, b, left, ends_turn
+        self.counts: dict[int, int] = {}
+
+    def copy(self) -> "Frame":
+        f = Frame.__new__(Frame)
+        f.kind, f.seat, f.ctx, f.points, f.step = self.kind, self.seat, self.ctx, self.points, self.step
+        f.a, f.b, f.left, f.ends_turn = self.a, self.b, self.left, self.ends_turn
+        f.counts = dict(self.counts) if self.counts else {}
+        return f
+
+
+
+class TikalState(State):
+    """A Tikal Legend game (or a seat's view of one). Create with :func:`new_tikal_game`."""
+
+    # --- construction -----------------------------------------------------------------------
+    def __init__(self, num_players: int, seed: int, options: dict[str, Any],
+                 components: Components | None = None) -> None:
+        comps = components or default_components()
+        self.C = comps
+        self.num_players = num_players
+        self.seed = seed
+        self.options = options
+        self.viewer: int | None = None
+        self.redacted = False  # True for a view: hidden parts are placeholders
+        self.rng = Rng(seed)
+        self.setup_rules = comps.setup[num_players]
+        self._legal: list | None = None
+        self._init_board()
+        self._init_supplies()
+        self._init_players()
+
+    def _init_board(self) -> None:
+        C, B = self.C, self.C.board
+        H = B.size
+        self.H = H
+        self.kind = [JUNGLE] * H
+        self.tile_on = [-1] * H
+        self.rot = [0] * H
+        self.level = [0] * H
+        self.base_level = [0] * H
+        self.masks = [0] * H
+        self.guardian = [-1] * H
+        self.guardian_figure = [0] * H
+        self.camp = [-1] * H
+        self.ruin: dict[int, list[int]] = {}
+        self.printed = [0] * (6 * H)
+        self.tokens = [0] * len(B.edge_ends)
+        self.cost = [0] * len(B.edge_ends)
+        self.stone_supply = C.trail_stone_tokens
+        self.volcano_supply = C.volcanoes_3d
+        self.common_camp = -1
+        for pre in B.preprinted:
+            self.kind[pre.hex] = KIND_OF_TYPE[pre.type]
+            if pre.type == "temple":
+                self.level[pre.hex] = self.base_level[pre.hex] = pre.value
+            if pre.type == "base_camp":
+                self.common_camp = pre.hex
+                self.camp[pre.hex] = COMMON
+            self._print_stones(pre.hex, pre.stones)
+
+    def _init_supplies(self) -> None:
+        C, n = self.C, self.num_players
+        self.floors = list(C.floors)
+        self.blue = [C.blue_per_type] * len(C.treasure_types)
+        self.green = [t for t in range(len(C.treasure_types)) for _ in range(C.green_per_type)]
+        self.deck = C.cards_for(n)
+        self.display: list[int] = []
+        self.discard: list[int] = []
+        self.box: list[int] = []  # cards removed from the reshuffle (rule 11)
+        self.down = [False] * len(C.cards)  # permanent card used this round (face down)
+        self.bag = list(C.ap_tokens)
+        self.ap_removed: list[int] = []
+        self.ap_display: list[int] = []
+        self.ap_used: list[int] = []
+        self.piles = {letter: C.tiles_with_back(letter) for letter in DRAWN_LETTERS}
+        self.tile_display: list[int] = []
+        self.symbol_supply = C.tiles_with_back("symbol")
+        self.unused_tiles = C.tiles_with_back("unused")
+        self.tiles_out: list[int] = []  # discarded: no free hex, or untaken in the solo variant
+
+    def _init_players(self) -> None:
+        C, n, H = self.C, self.num_players, self.H
+        pp = C.per_player
+        self.explorers = [0] * (n * H)
+        self.leaders = [0] * (n * H)
+        self.avail_explorers = [pp["available_explorers"]] * n
+        self.avail_leaders = [pp["available_leaders"]] * n
+        self.unavail_explorers = [pp["explorers"] - pp["available_explorers"]] * n
+        self.unavail_leaders = [pp["leaders"] - pp["available_leaders"]] * n
+        self.removed_explorers = [0] * n
+        self.removed_leaders = [0] * n
+        self.camps: list[list[int]] = [[] for _ in range(n)]
+        self.guardians = [0] * n
+        self.museum = [0] * (n * len(C.treasure_types))
+        self.pp = [0] * n
+        self.director = [0] * n
+        self.power_used = [""] * n
+        self.right: list[list[int]] = [[] for _ in range(n)]
+        self.left: list[list[int]] = [[] for _ in range(n)]
+        self.camp_tiles: list[list[int]] = [[] for _ in range(n)]
+        self.ap_token = [0] * n
+        self.rm_ap = [False] * n
+        self.rm_tiles = [0] * n
+        self.rm_cards = [0] * n
+        self.order = list(range(n))
+        self.start_order: tuple[int, ...] = tuple(range(n))  # round 1 turn order
+        self.next_order = [-1] * n
+        self.passed = [False] * n
+        self.round = 1
+        self.phase = ROUND_MANAGEMENT
+        self.turn = 0
+        self.stack: list[Frame] = []
+        self.scoring_kind = ""
+        self.scoring_queue: list[int] = []
+        self.volcano_placer = -1
+        self.last_scoring: list[dict[str, Any]] = []
+
+    # --- board helpers ---------------------------------------------------------------------
+    def _print_stones(self, h: int, stones: tuple[int, ...]) -> None:
+        """Set the printed stones of hex ``h`` (board orientation) and update edge costs."""
+        B = self.C.board
+        for side in range(6):
+            self.printed[h * 6 + side] = stones[side]
+            e = B.edge[h * 6 + side]
+            if e >= 0:
+                self._recost(e)
+
+    def _recost(self, e: int) -> None:
+        a, sa, b, sb = self.C.board.edge_ends[e]
+        self.cost[e] = self.printed[a * 6 + sa] + self.printed[b * 6 + sb] + self.tokens[e]
+
+    def hex_name(self, h: int) -> str:
+        return self.C.board.hexes[h].name
+
+    def hex_index(self, name: str) -> int:
+        h = self.C.board.by_name.get(name)
+        if h is None:
+            raise IllegalAction("Tikal: site board", f"there is no hex {name!r} on the board")
+        return h
+
+    def figures(self, seat: int, h: int) -> int:
+        """How many of ``seat``'s EMs stand on ``h`` (a Leader counts as one figure)."""
+        i = seat * self.H + h
+        return self.explorers[i] + self.leaders[i]
+
+    def strength(self, seat: int, h: int) -> int:
+        """Presence of ``seat`` on ``h``: Leader 3, Explorer 1 (rule 8)."""
+        i = seat * self.H + h
+        return self.leaders[i] * self.C.leader_strength + self.explorers[i] * self.C.explorer_strength
+
+    def majority(self, h: int) -> int:
+        """The seat with strictly more presence on ``h`` than every other, or -1 (rule 8, gap A11)."""
+        best, owner, tie = 0, -1, False
+        H, ls, es = self.H, self.C.leader_strength, self.C.explorer_strength
+        for s in range(self.num_players):
+            i = s * H + h
+            v = self.leaders[i] * ls + self.explorers[i] * es
+            if v > best:
+                best, owner, tie = v, s, False
+            elif v == best and v > 0:
+                tie = True
+        return -1 if tie else owner
+
+    def controls_temple(self, seat: int, h: int) -> bool:
+        """A Guardian gives its temple to its owner; else the majority does (rule 6, gap A11)."""
+        g = self.guardian[h]
+        return g == seat if g >= 0 else self.majority(h) == seat
+
+    def hexes_of(self, kind: int) -> list[int]:
+        return [h for h in range(self.H) if self.kind[h] == kind]
+
+    def visible_masks(self, h: int) -> int:
+        """A Ruin still holding treasures shows 1 mask, an emptied one all of them (rule 8)."""
+        return 1 if self.ruin.get(h) else self.masks[h]
+
+    def treasure_count(self, seat: int, t: int) -> int:
+        return self.museum[seat * len(self.C.treasure_types) + t]
+
+    def card_name(self, c: int) -> str:
+        return self.C.cards[c].name
+
+    # --- protocol ----------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        if self.stack:
+            return self.stack[-1].seat
+        return None if self.phase == OVER else self.turn
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def pending(self) -> Frame | None:
+        """The open sub-decision, if any."""
+        return self.stack[-1] if self.stack else None
+
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            self._legal = _rules.legal_actions(self)
+        return list(self._legal)
+
+    def legal_cached(self) -> list:
+        """The legal actions without copying the cached list (do not mutate it)."""
+        if self._legal is None:
+            self._legal = _rules.legal_actions(self)
+        return self._legal
+
+    def apply(self, action: Any) -> None:
+        """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
+        if self.current_player is None:
+            raise GameOver(action)
+        if action not in self.legal_cached():
+            raise self.explain_illegal(action)
+        self._apply(action)
+
+    def _apply(self, action: Any) -> None:
+        self._legal = None
+        _rules.apply_action(self, action)
+        self._legal = None
+
+    def explain_illegal(self, action: Any) -> IllegalAction:
+        return _rules.explain_illegal(self, action)
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.pp]
+
+    def reveals_information(self, action: Any) -> bool:
+        return _rules.reveals_information(self, action)
+
+    def invariants(self) -> list[str]:
+        return _invariants.broken_invariants(self)
+
+    # --- copies -----------------------------------------------------------------------------
+    def clone(self) -> "TikalState":
+        c = TikalState.__new__(TikalState)
+        d = c.__dict__
+        d.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            d[name] = self.__dict__[name][:]
+        for name in _NESTED_FIELDS:
+            d[name] = [x[:] for x in self.__dict__[name]]
+        c.ruin = {h: s[:] for h, s in self.ruin.items()}
+        c.piles = {k: v[:] for k, v in self.piles.items()}
+        c.stack = [f.copy() for f in self.stack]
+        c.rng = self.rng.copy()
+        c._legal = self._legal
+        return c
+
+    def view(self, seat: int | None) -> "TikalState":
+        """What ``seat`` may see: deck order, the AP bag, tile piles and face-down treasures hidden."""
+        v = self.clone()
+        v.viewer = seat
+        v.redacted = True
+        v.rng = Rng(0)  # the true generator would reveal future draws
+        v.deck = [HIDDEN] * len(self.deck)
+        v.bag = [HIDDEN] * len(self.bag)
+        v.ap_removed = [HIDDEN] * len(self.ap_removed)
+        v.piles = {k: [HIDDEN] * len(p) for k, p in self.piles.items()}
+        v.green = [HIDDEN] * len(self.green)
+        v.ruin = {h: [HIDDEN] * len(s) for h, s in self.ruin.items()}
+        return v
+
+    def determinize(self, rng: Rng) -> "TikalState":
+        return _hidden.determinize(self, rng)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _serialize.state_to_dict(self)
+
+
+_LIST_FIELDS = (
+    "kind", "tile_on", "rot", "level", "base_level", "masks", "guardian", "guardian_figure", "camp",
+    "printed", "tokens", "cost", "floors", "blue", "green", "deck", "display", "discard", "box", "down",
+    "bag", "ap_removed", "ap_display", "ap_used", "tile_display", "symbol_supply", "unused_tiles",
+    "tiles_out", "explorers", "leaders", "avail_explorers", "avail_leaders", "unavail_explorers",
+    "unavail_leaders", "removed_explorers", "removed_leaders", "guardians", "museum", "pp", "director",
+    "power_used", "ap_token", "rm_ap", "rm_tiles", "rm_cards", "order", "next_order", "passed",
+    "scoring_queue", "last_scoring")
+_NESTED_FIELDS = ("camps", "right", "left", "camp_tiles")
+
+
+def side_name(side: int) -> str:
+    return SIDES[side]
+
+
+# The rules are functions over the state; imported last (they import this module).
+from . import hidden as _hidden  # noqa: E402
+from . import invariants as _invariants  # noqa: E402
+from . import rules as _rules  # noqa: E402
+from . import serialize as _serialize  # noqa: E402

@@ -1,0 +1,71 @@
+"""Tzolk'in: The Mayan Calendar (CGE 2012), the complete base game for 2-4 players.
+
+>>> from mayagames.core import new_game
+>>> state = new_game("tzolkin", 2, seed=1)
+>>> state.phase_name(), len(state.legal_actions())      # the start-tile draft: 6 pairs
+('draft', 6)
+
+Rules: ``/work/shared/rules/tzolkin.md`` summarised in ``docs/tzolkin_rules_notes.md``
+(with every reading taken on a gap); the ``to_dict`` layout is ``docs/tzolkin_state.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import GameInfo, OptionSpec
+from ..core.registry import register
+from .actions import parse_action
+from .components import DATA
+from .render import render
+from .state import TzolkinState
+
+OPTIONS = (
+    OptionSpec("dummy_placement", "opposite",
+               "2-3 players: a dummy on the space of each revealed start tile, plus the opposite "
+               "hole for the first dummy of each small gear ('opposite'), or only one per tile ('single')",
+               ("opposite", "single")),
+    OptionSpec("jungle_tiles", "players",
+               "harvest tiles per jungle group: as many as players ('players') or always 4 ('four')",
+               ("players", "four")),
+    OptionSpec("monuments", "players_plus_two",
+               "monuments dealt: players + 2 ('players_plus_two') or always 6 ('six')",
+               ("players_plus_two", "six")),
+    OptionSpec("corn_vp", "exact",
+               "final scoring of corn: exact 1/4 VP each ('exact') or rounded down ('floor')",
+               ("exact", "floor")),
+    OptionSpec("uxmal4_price", "flat",
+               "Uxmal 4 price: 2 corn per block ('flat') or the market rate of each block ('market')",
+               ("flat", "market")),
+    OptionSpec("a1t3_architecture", False,
+               "whether architecture applies to the extra building of A1-T3", (False, True)),
+)
+
+
+def new_game(num_players: int, seed: int, options: dict[str, Any]) -> TzolkinState:
+    """A new game at the start-tile draft (options already resolved)."""
+    return TzolkinState(num_players, seed, options)
+
+
+def seat_features(state: Any) -> list[dict[str, str]]:
+    """Per-seat categorical features for balance reports: seat, first player, and the
+    two starting wealth tiles kept ("?" where unknown to a view)."""
+    out = []
+    for seat in range(state.num_players):
+        kept = sorted(DATA.tiles[t].id if t >= 0 else "?" for t in state.kept[seat])
+        kept += ["?"] * (2 - len(kept))
+        out.append({"seat": str(seat), "starting_player": str(seat == 0).lower(),
+                    "tile_a": kept[0], "tile_b": kept[1], "tiles": "+".join(kept)})
+    return out
+
+
+INFO = register(GameInfo(
+    name="tzolkin", title="Tzolk'in: The Mayan Calendar", version="1.0",
+    min_players=2, max_players=4, new_game=new_game, parse_action=parse_action, render=render,
+    options=OPTIONS, max_decisions=20_000,
+    doc="Worker placement on the gears of the Maya calendar (base game).",
+    extra={"seat_features": seat_features},
+))
+TzolkinState.info = INFO
+
+__all__ = ["INFO", "TzolkinState", "new_game", "parse_action", "render", "seat_features"]

@@ -1,0 +1,346 @@
+"""The Tzolk'in state: flat data, the protocol methods, views and determinization.
+
+The rules live in :mod:`mayagames.tzolkin.rules`; this module holds the data
+(see ``docs/tzolkin_state.md`` for the ``to_dict`` layout), copies it cheaply,
+hides what a seat may not see and resamples it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..core.errors import IllegalAction
+from ..core.game import GameInfo, State
+from ..core.rng import Rng
+from . import rules
+from .actions import Keep
+from .components import DATA, GEARS, RESOURCES
+from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, GOLD, HIDDEN, HOLES,
+                     INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE, K_DRAFT, K_HARVEST, K_MARKET,
+                     K_PAY, K_PLACING, K_TECH, K_TURN, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY,
+                     SKULL, STONE, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
+from .scoring import check_top_unique, final_breakdown
+
+
+class TzolkinState(State):
+    """A Tzolk'in game in progress (or a seat's view of one)."""
+
+    info: ClassVar[GameInfo]
+    # --- creation ---------------------------------------------------------------------
+    def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
+        self.num_players = num_players
+        self.seed = seed
+        self.options = options
+        self.viewer: int | None = None
+        self.rng = Rng(seed)
+        setup = DATA.setup[num_players]
+        self.phase = DRAFT
+        self.cur = 0
+        self.stack: list[tuple[Any, ...]] = [(K_DRAFT,)]
+        self.legal: list[Any] = []
+        self.turn_index = 0
+        self.start_player = 0          # "who most recently sacrificed something": seat 0
+        self.day = 1
+        self.food_done = 0
+        self.age = 1
+        self.gears = [[EMPTY] * h for h in HOLES]
+        self.sps = EMPTY
+        self.sps_corn = 0
+        per_group = 4 if options.get("jungle_tiles") == "four" else setup["jungle_tiles"]
+        self.jcorn = [per_group if k in DATA.jungle_spaces else 0 for k in range(6)]
+        self.jwood = [per_group if DATA.jungle_wood[k] else 0 for k in range(6)]
+        self.burned = 0
+        self.skull_slots = [EMPTY] * 10
+        self.skulls = DATA.skulls
+        self.monument_skulls = 0
+        self.corn_out = 0
+        self.draws = 0
+        self.last_unfed: list[int] = []
+        self.p = [[0] * NFIELDS for _ in range(num_players)]
+        for P in self.p:
+            P[WORKERS] = P[READY] = DATA.start_workers
+            P[LIGHT] = 1               # every board starts lighter side up
+        self.built: list[list[int]] = [[] for _ in range(num_players)]
+        self.monuments: list[list[int]] = [[] for _ in range(num_players)]
+        self._deal_monuments(6 if options.get("monuments") == "six" else setup["monuments"])
+        self._deal_buildings()
+        self._deal_tiles()
+        self.dummies = 0
+        self._place_dummies(setup["dummies"])
+        rules.settle(self)
+
+    def _deal_monuments(self, count: int) -> None:
+        order = list(range(len(DATA.monuments)))
+        self.rng.shuffle(order)
+        self.monument_row = order[:count]
+        self.monument_box = order[count:]
+
+    def _deal_buildings(self) -> None:
+        self.stacks = [list(INSTANCES_OF_AGE[0]), list(INSTANCES_OF_AGE[1])]
+        for stack in self.stacks:
+            self.rng.shuffle(stack)
+        self.display = [self.stacks[0].pop() for _ in range(DATA.building_display)]
+        self.building_box: list[int] = []
+
+    def _deal_tiles(self) -> None:
+        order = list(range(len(DATA.tiles)))
+        self.rng.shuffle(order)
+        n = DATA.tiles_dealt
+        self.dealt = [order[i * n:(i + 1) * n] for i in range(self.num_players)]
+        self.kept: list[list[int]] = [[] for _ in range(self.num_players)]
+        self.revealed = False
+        self.tile_box = order[self.num_players * n:]
+        self.dummy_tiles: list[int] = []
+
+    def _place_dummies(self, target: int) -> None:
+        """Reveal undealt tiles one by one; a dummy goes on the space printed on each
+        (and, by the default reading, also on the opposite hole of the first dummy of
+        each small gear)."""
+        opposite = self.options.get("dummy_placement", "opposite") == "opposite"
+        while self.dummies < target and self.tile_box:
+            tile = self.tile_box.pop(0)
+            self.dummy_tiles.append(tile)
+            spec = DATA.tiles[tile]
+            g = GEARS.index(spec.gear)
+            first = DUMMY not in self.gears[g]
+            self._put_dummy(g, spec.space)
+            if opposite and first and g != GEARS.index("chichen") and self.dummies < target:
+                self._put_dummy(g, (spec.space + HOLES[g] // 2) % HOLES[g])
+
+    def _put_dummy(self, g: int, pos: int) -> None:
+        if self.gears[g][pos] == EMPTY:
+            self.gears[g][pos] = DUMMY
+            self.dummies += 1
+
+    # --- protocol -------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == OVER else self.cur
+
+    def legal_actions(self) -> list[Any]:
+        if self.legal is None:
+            self.legal = rules.current_options(self)
+        return self.legal
+
+    def _apply(self, action: Any) -> None:
+        rules.apply_action(self, action)
+
+    def explain_illegal(self, action: Any) -> IllegalAction:
+        rule, message = rules.explain(self, action)
+        return IllegalAction(rule, message, action)
+
+    def scores(self) -> list[float]:
+        if self.phase == OVER:
+            return [final_breakdown(self, seat)["total"] for seat in range(self.num_players)]
+        return [float(P[VP]) for P in self.p]
+
+    def winners(self) -> list[int]:
+        """Most points; ties go to the most workers left on the gears; then shared."""
+        scores = self.scores()
+        best = max(scores)
+        tied = [seat for seat, score in enumerate(scores) if score == best]
+        most = max(self.p[seat][ON_GEARS] for seat in tied)
+        return [seat for seat in tied if self.p[seat][ON_GEARS] == most]
+
+    def clone(self) -> "TzolkinState":
+        c = TzolkinState.__new__(TzolkinState)
+        c.num_players, c.seed, c.options, c.viewer = self.num_players, self.seed, self.options, self.viewer
+        c.rng = self.rng.copy()
+        c.phase, c.cur, c.stack, c.legal = self.phase, self.cur, self.stack[:], self.legal
+        c.turn_index, c.start_player, c.day = self.turn_index, self.start_player, self.day
+        c.food_done, c.age = self.food_done, self.age
+        c.gears = [g[:] for g in self.gears]
+        c.sps, c.sps_corn = self.sps, self.sps_corn
+        c.jcorn, c.jwood, c.burned = self.jcorn[:], self.jwood[:], self.burned
+        c.skull_slots, c.skulls, c.monument_skulls = self.skull_slots[:], self.skulls, self.monument_skulls
+        c.display, c.stacks = self.display[:], [st[:] for st in self.stacks]
+        c.building_box, c.monument_row, c.monument_box = self.building_box[:], self.monument_row[:], self.monument_box[:]
+        c.p = [P[:] for P in self.p]
+        c.built = [b[:] for b in self.built]
+        c.monuments = [m[:] for m in self.monuments]
+        c.dealt, c.kept, c.revealed = [d[:] for d in self.dealt], [k[:] for k in self.kept], self.revealed
+        c.dummy_tiles, c.tile_box, c.dummies = self.dummy_tiles[:], self.tile_box[:], self.dummies
+        c.corn_out, c.draws, c.last_unfed = self.corn_out, self.draws, self.last_unfed
+        return c
+
+    # --- hidden information ------------------------------------------------------------------
+    def view(self, seat: int | None) -> "TzolkinState":
+        """Hidden: other seats' dealt tiles (their kept ones show once revealed) and their
+        unrevealed draft choice, undealt tiles left in the box, the order and identity of
+        the building stacks, the box of buildings and of monuments, the generator."""
+        v = self.clone()
+        v.viewer = seat
+        v.rng = Rng(0)
+        for other in range(self.num_players):
+            if other == seat:
+                continue
+            known = sorted(self.kept[other]) if self.revealed else []
+            v.dealt[other] = known + [HIDDEN] * (len(self.dealt[other]) - len(known))
+            if not self.revealed:
+                v.kept[other] = [HIDDEN] * len(self.kept[other])
+        v.tile_box = [HIDDEN] * len(self.tile_box)
+        v.stacks = [[HIDDEN] * len(st) for st in self.stacks]
+        v.building_box = [HIDDEN] * len(self.building_box)
+        v.monument_box = [HIDDEN] * len(self.monument_box)
+        v.legal = None if seat != self.cur else self.legal
+        return v
+
+    def determinize(self, rng: Rng) -> "TzolkinState":
+        """A full state consistent with this view: hidden tiles, stacks and boxes resampled."""
+        full = self.clone()
+        full.viewer = None
+        full.rng = rng.spawn()
+        self._fill_tiles(full, rng)
+        self._fill_buildings(full, rng)
+        seen = set(full.monument_row) | {m for ms in full.monuments for m in ms}
+        pool = [m for m in range(len(DATA.monuments)) if m not in seen]
+        rng.shuffle(pool)
+        full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
+        if full.legal is None:
+            rules.settle(full)
+        return full
+
+    def _fill_tiles(self, full: "TzolkinState", rng: Rng) -> None:
+        known = {t for t in full.tile_box + full.dummy_tiles if t >= 0}
+        known |= {t for hand in full.dealt + full.kept for t in hand if t >= 0}
+        pool = [t for t in range(len(DATA.tiles)) if t not in known]
+        rng.shuffle(pool)
+        full.dealt = [[t if t >= 0 else pool.pop() for t in hand] for hand in full.dealt]
+        for seat, kept in enumerate(full.kept):
+            if HIDDEN in kept:       # chosen but not yet revealed: 2 of the (sampled) hand
+                full.kept[seat] = sorted(rng.sample(full.dealt[seat], len(kept)))
+        full.tile_box = [t if t >= 0 else pool.pop() for t in full.tile_box]
+
+    def _fill_buildings(self, full: "TzolkinState", rng: Rng) -> None:
+        seen = {i for i in full.display if i >= 0} | {i for b in full.built for i in b}
+        seen |= {i for i in full.building_box if i >= 0}
+        for age in (1, 2):
+            pool = [i for i in INSTANCES_OF_AGE[age - 1] if i not in seen]
+            rng.shuffle(pool)
+            full.stacks[age - 1] = [i if i >= 0 else pool.pop() for i in full.stacks[age - 1]]
+            if age == 1:
+                full.building_box = [i if i >= 0 else pool.pop() for i in full.building_box]
+
+    def reveals_information(self, action: Any) -> bool:
+        """True when the action draws a building, reveals the draft, or is a draft pick."""
+        if isinstance(action, Keep):
+            return True
+        after = self.clone()
+        after.apply(action)
+        return after.draws != self.draws
+
+    def public_notation(self, action: Any, seat: int | None) -> str:
+        if isinstance(action, Keep) and seat != self.cur:
+            return "keep (hidden)"
+        return str(action)
+
+    # --- description ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        from .describe import describe
+        return describe(self)
+
+    def invariants(self) -> list[str]:
+        """Conservation and range checks (workers, dummies, skulls, tiles, buildings,
+        monuments, start tiles, corn ledger, goods, temples, technologies)."""
+        if self.viewer is not None:
+            return []
+        errs: list[str] = []
+        errs += self._check_workers()
+        errs += self._check_components()
+        total_corn = sum(P[CORN] for P in self.p) + self.sps_corn
+        if total_corn != self.corn_out:
+            errs.append(f"corn not conserved: players+space {total_corn} != issued {self.corn_out}")
+        for seat, P in enumerate(self.p):
+            if min(P[CORN], P[WOOD], P[STONE], P[GOLD], P[SKULL]) < 0:
+                errs.append(f"seat {seat} has negative goods {P[:5]}")
+            if any(not 0 <= P[TECH + t] <= 3 for t in range(4)):
+                errs.append(f"seat {seat} technology out of range")
+            if any(not -1 <= P[TEMPLE + t] <= TEMPLE_TOP[t] for t in range(3)):
+                errs.append(f"seat {seat} temple step out of range")
+        errs += check_top_unique(self)
+        if self.phase != OVER and not self.stack:
+            errs.append("no pending decision in a game that is not over")
+        return errs
+
+    def _check_workers(self) -> list[str]:
+        errs = []
+        for seat, P in enumerate(self.p):
+            on = sum(occ.count(seat) for occ in self.gears)
+            if on != P[ON_GEARS]:
+                errs.append(f"seat {seat}: {on} workers on gears, counted {P[ON_GEARS]}")
+            here = P[READY] + on + (self.sps == seat)
+            if here != P[WORKERS] or not DATA.start_workers <= P[WORKERS] <= DATA.max_workers or P[READY] < 0:
+                errs.append(f"seat {seat}: workers not conserved ({here} placed/ready, {P[WORKERS]} in play)")
+        if sum(occ.count(DUMMY) for occ in self.gears) != self.dummies:
+            errs.append("dummy workers not conserved")
+        return errs
+
+    def _check_components(self) -> list[str]:
+        errs = []
+        skulls = self.skulls + sum(P[SKULL] for P in self.p) + self.monument_skulls
+        skulls += sum(1 for x in self.skull_slots if x != EMPTY)
+        if skulls != DATA.skulls:
+            errs.append(f"crystal skulls not conserved: {skulls}")
+        corn_tiles = sum(self.jcorn) + sum(P[CTILES] for P in self.p)
+        if corn_tiles != self._tiles_per_group() * len(DATA.jungle_spaces):
+            errs.append("corn harvest tiles not conserved")
+        wood_tiles = sum(self.jwood) + sum(P[WTILES] for P in self.p) + self.burned
+        if any(self.jwood[k] > self.jcorn[k] for k in range(6)):
+            errs.append("a wood tile lies on no corn tile")
+        groups_with_wood = sum(1 for k in range(6) if DATA.jungle_wood[k])
+        if wood_tiles != self._tiles_per_group() * groups_with_wood:
+            errs.append("wood harvest tiles not conserved")
+        buildings = [i for i in self.display if i != EMPTY] + [i for st in self.stacks for i in st]
+        buildings += self.building_box + [i for b in self.built for i in b]
+        if sorted(buildings) != list(range(len(INSTANCE_TYPE))):
+            errs.append("buildings not conserved")
+        monuments = [m for m in self.monument_row if m != EMPTY] + self.monument_box
+        monuments += [m for ms in self.monuments for m in ms]
+        if sorted(monuments) != list(range(len(DATA.monuments))):
+            errs.append("monuments not conserved")
+        tiles = [t for hand in self.dealt for t in hand] + self.dummy_tiles + self.tile_box
+        if sorted(tiles) != list(range(len(DATA.tiles))):
+            errs.append("starting tiles not conserved")
+        if any(not set(k) <= set(d) for k, d in zip(self.kept, self.dealt)):
+            errs.append("a kept tile was not dealt to its owner")
+        return errs
+
+    def _tiles_per_group(self) -> int:
+        if self.options.get("jungle_tiles") == "four":
+            return 4
+        return DATA.setup[self.num_players]["jungle_tiles"]
+
+    # --- small queries used by render, heuristic and tests -----------------------------------
+    def decision(self) -> dict[str, Any]:
+        """The pending decision, for clients (kind and its context)."""
+        if self.phase == OVER or not self.stack:
+            return {"kind": "none"}
+        fr = self.stack[-1]
+        kind = fr[0]
+        out: dict[str, Any] = {"kind": FRAME_NAMES[kind]}
+        if kind == K_TURN:
+            out["begged"] = bool(fr[1])
+        elif kind == K_PLACING:
+            out.update(placed=fr[1], special_case=bool(fr[2]))
+        elif kind == K_CHOOSE:
+            out.update(gear=GEARS[fr[1]], space=fr[2])
+        elif kind == K_HARVEST:
+            out["space"] = fr[1]
+        elif kind == K_TECH:
+            out.update(paid=bool(fr[1]), advances_left=fr[2], optional=bool(fr[3]))
+        elif kind == K_PAY:
+            out["blocks"] = fr[1]
+        elif kind == K_BUILD:
+            out.update(mode=("tikal", "uxmal", "extra")[fr[1]], built=fr[2],
+                       architecture_used=bool(fr[3]), most=fr[4], monument=bool(fr[5]))
+        elif kind == K_MARKET:
+            out["bought"] = [RESOURCES[r] for r in range(3) if fr[1] & (1 << r)]
+            out["sold"] = [RESOURCES[r] for r in range(3) if fr[1] & (8 << r)]
+        return out
+
+    def next_food_day(self) -> int | None:
+        return FOOD_DAYS[self.food_done] if self.food_done < 4 else None
+
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
