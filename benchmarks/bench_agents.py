@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from mayagames.agents import HeuristicAgent, MCTSAgent
+from mayagames.agents.mcts import EngineError
 from mayagames.arena import plan_matches, run_matches
 from mayagames.arena.analysis import wilson_interval
 from mayagames.arena.tournament import default_jobs
@@ -63,11 +64,17 @@ def speed(game: str, players: int, seconds: float, count: int, seed: int) -> dic
     iterations = search = 0.0
     depth = nodes = 0
     heuristic_s = 0.0
+    engine_errors = 0
     for i, state in enumerate(positions):
         seat = state.current_player
         view, legal = state.view(seat), state.legal_actions()
         agent = MCTSAgent(seed=i, seconds=seconds)
-        _, stats = agent.search(view, legal)
+        try:
+            _, stats = agent.search(view, legal)
+        except EngineError as exc:  # e.g. the toy's stuck 4-player states (docs/bots.md)
+            engine_errors += 1
+            print(f"  position {i}: {exc}")
+            continue
         iterations += stats.iterations
         search += stats.seconds
         depth = max(depth, stats.max_depth)
@@ -75,8 +82,9 @@ def speed(game: str, players: int, seconds: float, count: int, seed: int) -> dic
         start = time.perf_counter()
         HeuristicAgent(seed=i).act(view, legal)
         heuristic_s += time.perf_counter() - start
-    n = max(len(positions), 1)
-    return {"game": game, "players": players, "positions": len(positions),
+    n = max(len(positions) - engine_errors, 1)
+    return {"game": game, "players": players, "positions": len(positions) - engine_errors,
+            "engine_errors": engine_errors,
             "mcts_iterations_per_s": round(iterations / search, 1) if search else 0.0,
             "mcts_mean_nodes": round(nodes / n), "mcts_max_depth": depth,
             "heuristic_ms_per_decision": round(1000 * heuristic_s / n, 2)}
