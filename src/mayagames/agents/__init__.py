@@ -10,7 +10,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 
 * ``random``: uniformly random legal moves;
 * ``heuristic[:samples=3,noise=0,epsilon=0]``: greedy one-ply search on the
-  game's estimate of final scores (:mod:`.heuristic`);
+  game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
+  the game's score scale, ``epsilon`` the chance of a random move;
 * ``mcts:BUDGET[,c=0.7,rollout=N,temp=T]``: information-set MCTS (:mod:`.mcts`);
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
@@ -51,7 +52,7 @@ class RandomAgent:
 
 # Difficulty levels a player chooses (terminal, web app): name -> (spec, description).
 LEVELS: dict[str, tuple[str, str]] = {
-    "easy": ("heuristic:samples=1,noise=2,epsilon=0.25",
+    "easy": ("heuristic:samples=1,noise=1,epsilon=0.25",
              "greedy bot with noise: often fine, sometimes careless"),
     "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),

@@ -7,7 +7,9 @@ from its own view of the result: *own estimate minus the best opponent's*. A
 compound turn is a chain of sub-decisions, each decided the same way.
 
 Noise makes weaker bots: ``epsilon`` is the chance of a uniformly random move,
-``noise`` the standard deviation of Gaussian noise added to each value.
+``noise`` the standard deviation of Gaussian noise added to each value, in units
+of the game's score scale (:func:`hooks.score_scale`), so a level means the same in
+every game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import Estimator, estimator
+from .hooks import Estimator, estimator, score_scale
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -64,7 +66,8 @@ class HeuristicAgent:
             return legal[self.rng.randbelow(len(legal))]
         values = self.action_values(view, legal)
         if self.noise:
-            values = [v + self.noise * gaussian(self.rng) for v in values]
+            spread = self.noise * score_scale(view.info)
+            values = [v + spread * gaussian(self.rng) for v in values]
         return legal[argmax_random_tie(values, self.rng)]
 
     def action_values(self, view: State, legal: Sequence[Action]) -> list[float]:
