@@ -239,3 +239,19 @@ def test_swap_action_type_is_searched_like_any_other():
     agent = MCTSAgent(seed=4, iterations=80)
     agent.act(state.view(0), legal)
     assert {c["action"] for c in agent.last.root} == {str(a) for a in legal}
+
+
+def test_the_heuristic_prior_makes_a_tiny_search_start_from_the_greedy_move():
+    state = toy_position(**LAST_PLAY)
+    legal = state.legal_actions()
+    with_prior = {make_agent("mcts:1i", seed).act(state.view(0), legal) for seed in range(8)}
+    without = {make_agent("mcts:1i,prior=0", seed).act(state.view(0), legal) for seed in range(8)}
+    assert with_prior == {Play(8)}
+    assert len(without) > 1
+
+
+def test_mcts_options_reach_the_agent():
+    agent = make_agent("mcts:10i,norm=off,prior=0.5")
+    assert agent.normalize is False and agent.prior == 0.5
+    with pytest.raises(ValueError, match="norm must be on or off"):
+        make_agent("mcts:10i,norm=maybe")

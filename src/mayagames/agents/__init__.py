@@ -12,7 +12,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 * ``heuristic[:samples=3,noise=0,epsilon=0]``: greedy one-ply search on the
   game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move;
-* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T]``: information-set MCTS (:mod:`.mcts`);
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on]``: information-set MCTS
+  (:mod:`.mcts`);
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
@@ -123,7 +124,11 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     c = _number(keyed, "c", 0.7, spec)
     temperature = _number(keyed, "temp", 0.0, spec) or None
     rollout_text = keyed.pop("rollout", "default").lower()
-    _reject_unknown(keyed, spec, "c, rollout, temp")
+    norm_text = keyed.pop("norm", "on").lower()
+    prior = _number(keyed, "prior", 1.0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior")
+    if norm_text not in ("on", "off"):
+        raise ValueError(f"agent {spec!r}: norm must be on or off")
     if rollout_text == "end":
         rollout: int | None = None
     elif rollout_text == "default":
@@ -133,7 +138,8 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     else:
         raise ValueError(f"agent {spec!r}: rollout must be a number of plies or 'end'")
     return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
-                     rollout_plies=rollout, temperature=temperature, name=spec)
+                     rollout_plies=rollout, temperature=temperature,
+                     normalize=norm_text == "on", prior=prior, name=spec)
 
 
 def level_agent(level: str) -> Callable[[str, int], Agent]:
@@ -156,7 +162,8 @@ AGENT_DOCS: dict[str, str] = {
     "random": "uniformly random legal moves",
     "heuristic": "greedy one-ply search on the game's score estimate "
                  "(settings: samples=3, noise=0, epsilon=0)",
-    "mcts": "information-set MCTS; budget 500i, 1s or 250ms (settings: c=0.7, rollout=N|end, temp=T)",
+    "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
+            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 

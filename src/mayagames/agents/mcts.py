@@ -6,7 +6,10 @@ one tree over the actions taken from the bot's information set. Each iteration
 1. samples a full state consistent with the bot's *view* (``view.determinize``),
 2. descends the tree, choosing among the children that are legal in that sample
    by UCB1 with *availability* counts (a child's exploration term uses how often
-   it was available, not how often its parent was visited),
+   it was available, not how often its parent was visited); the mean rewards in
+   UCB are min-max normalised over the tree (as in MuZero), so that small
+   differences between estimates, e.g. mid-game in a long Euro game, still steer
+   the search instead of drowning in the exploration term,
 3. expands one untried legal action,
 4. plays a rollout with a cheap default policy (uniformly random) to the end,
    or for ``rollout_plies`` plies and then asks the game's estimate of final
@@ -14,6 +17,13 @@ one tree over the actions taken from the bot's information set. Each iteration
    estimates with the game's score scale as temperature),
 5. backs the reward vector up: each edge collects the reward of the seat that
    chose it (1 shared among winners at the end of a game).
+
+When the game has an estimate, the root actions also get a *progressive bias*
+(Chaslot et al. 2008) from the heuristic bot's one-ply values, normalised to
+[0, 1]: ``prior * h(a) / (1 + visits)`` is added to their UCB value. A small
+search therefore starts from the greedy move and leaves it only for a reason it
+found; the bias fades as visits grow. Untried root actions are expanded in the
+order of that bias.
 
 The budget is a number of iterations, a wall-clock time per decision, or both
 (whichever ends first). With an iteration budget the search is deterministic
@@ -36,6 +46,7 @@ from .hooks import Estimator, estimator, has_estimator, score_scale
 
 DEFAULT_C = 0.7  # UCB exploration constant for rewards in [0, 1]
 DEFAULT_CUTOFF = 30  # rollout plies before the estimate, for games with a heuristic
+DEFAULT_PRIOR = 1.0  # weight of the heuristic's progressive bias at the root
 
 
 class Node:
@@ -100,7 +111,8 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = DEFAULT_C, rollout_plies: int | None = -1,
-                 temperature: float | None = None, name: str = "mcts") -> None:
+                 temperature: float | None = None, normalize: bool = True,
+                 prior: float = DEFAULT_PRIOR, name: str = "mcts") -> None:
         if iterations is None and seconds is None:
             raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
@@ -112,6 +124,10 @@ class MCTSAgent:
         self.c = c
         self.rollout_plies = rollout_plies  # -1: the default for the game; None: to the end
         self.temperature = temperature
+        self.normalize = normalize
+        self.prior = prior
+        self._bias: dict[Action, float] = {}  # progressive bias of the root actions
+        self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
         self.last: SearchStats | None = None
         self.decisions = 0  # decisions searched (forced moves are not searched)
         self.total_iterations = 0
@@ -144,6 +160,8 @@ class MCTSAgent:
         cutoff = self._cutoff(view)
         temperature = self.temperature or score_scale(info)
         root = Node()
+        self._low, self._high = math.inf, -math.inf
+        self._bias = self._root_bias(view, legal, rng)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
         done = max_depth = 0
@@ -162,6 +180,19 @@ class MCTSAgent:
             for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)])
         return action, stats
 
+    def _root_bias(self, view: State, legal: Sequence[Action], rng: Rng) -> dict[Action, float]:
+        """Heuristic one-ply values of the root actions, scaled to [0, prior]."""
+        if not self.prior or not has_estimator(view.info):
+            return {}
+        from .heuristic import HeuristicAgent
+
+        greedy = HeuristicAgent(seed=rng.next64(), samples=1)
+        values = greedy.action_values(view, legal)
+        low, high = min(values), max(values)
+        if high - low < 1e-9:
+            return {}
+        return {a: self.prior * (v - low) / (high - low) for a, v in zip(legal, values)}
+
     def _cutoff(self, view: State) -> int | None:
         if self.rollout_plies is None or self.rollout_plies >= 0:
             return self.rollout_plies
@@ -176,13 +207,13 @@ class MCTSAgent:
         while (mover := state.current_player) is not None:
             legal = legal_or_fail(state)
             untried = self._count_availability(node, legal)
-            if untried:  # 3. expansion
-                action = untried[rng.randbelow(len(untried))]
+            if untried:  # 3. expansion (at the root: the heuristic's favourite first)
+                action = self._pick_untried(untried, rng, node is root)
                 node.children[action] = child = Node()
                 state.apply_unchecked(action)
                 path.append((child, mover))
                 break
-            action = self._select(node, legal)  # 2. selection by UCB on available children
+            action = self._select(node, legal, node is root)  # 2. selection by UCB
             node = node.children[action]
             state.apply_unchecked(action)
             path.append((node, mover))
@@ -190,7 +221,18 @@ class MCTSAgent:
         for edge, mover in path:  # 5. backpropagation
             edge.visits += 1
             edge.value += rewards[mover]
+            mean = edge.value / edge.visits
+            if mean < self._low:
+                self._low = mean
+            if mean > self._high:
+                self._high = mean
         return len(path)
+
+    def _pick_untried(self, untried: list[Action], rng: Rng, at_root: bool) -> Action:
+        if at_root and self._bias:
+            values = [self._bias.get(a, 0.0) for a in untried]
+            return untried[argmax_random_tie(values, rng)]
+        return untried[rng.randbelow(len(untried))]
 
     @staticmethod
     def _count_availability(node: Node, legal: Sequence[Action]) -> list[Action]:
@@ -205,13 +247,20 @@ class MCTSAgent:
                 child.avail += 1
         return untried
 
-    def _select(self, node: Node, legal: Sequence[Action]) -> Action:
-        """UCB1 with availability counts (ISMCTS)."""
+    def _select(self, node: Node, legal: Sequence[Action], at_root: bool) -> Action:
+        """UCB1 with availability counts (ISMCTS) on min-max normalised means."""
         best_action, best_value = legal[0], -math.inf
         children, c = node.children, self.c
+        low, span = 0.0, 1.0
+        if self.normalize and self._high - self._low > 1e-9:
+            low, span = self._low, self._high - self._low
+        bias = self._bias if at_root else {}
         for action in legal:
             child = children[action]
-            value = child.value / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            mean = (child.value / child.visits - low) / span
+            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+            if bias:
+                value += bias.get(action, 0.0) / (1 + child.visits)
             if value > best_value:
                 best_action, best_value = action, value
         return best_action
