@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import Estimator, estimator, score_scale
+from .hooks import Estimator, estimator, greedy_depth, score_scale
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -42,15 +42,20 @@ def argmax_random_tie(values: Sequence[float], rng: Rng, tol: float = 1e-9) -> i
 
 
 TIE_BREAK_WIN = 0.5  # less than any score point: only decides between equal margins
+MAX_DEPTH = 4  # own decisions looked through (the cost grows as the branching to this power)
+MAX_FORCED = 20  # forced decisions followed in a row when looking through a turn
 
 
 class HeuristicAgent:
     """Greedy one-ply search on the game's estimate of final scores."""
 
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
-                 epsilon: float = 0.0, name: str = "heuristic") -> None:
+                 epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
+                 estimate: Estimator | None = None) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
         if noise < 0 or not 0.0 <= epsilon <= 1.0:
             raise ValueError("heuristic: noise must be >= 0 and epsilon in [0, 1]")
         self.name = name
@@ -58,6 +63,8 @@ class HeuristicAgent:
         self.samples = samples
         self.noise = noise
         self.epsilon = epsilon
+        self.depth = depth  # None: the game's own (hooks.greedy_depth)
+        self.estimate = estimate  # None: the game's (hooks.estimator)
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -74,19 +81,35 @@ class HeuristicAgent:
         """Mean margin after each action, over ``samples`` determinizations."""
         seat = view.current_player
         assert seat is not None, "the heuristic bot was asked to move in a finished game"
-        estimate = estimator(view.info)
+        estimate = self.estimate or estimator(view.info)
+        depth = self.depth or greedy_depth(view.info)
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             world = view.determinize(self.rng)
             for i, action in enumerate(legal):
-                totals[i] += self._value_after(world, action, seat, estimate)
+                totals[i] += value_after(world, action, seat, estimate, depth)
         return [t / self.samples for t in totals]
 
-    @staticmethod
-    def _value_after(world: State, action: Action, seat: int, estimate: Estimator) -> float:
-        after = world.clone()
-        after.apply_unchecked(action)
+
+def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1) -> float:
+    """The margin of ``seat`` after ``action`` in ``world``: the true one at the end of the
+    game, else the estimate from the seat's own view; with ``depth`` > 1, the best margin
+    over the seat's own next decisions while it keeps the move (a compound turn: pick up
+    a worker, then choose its action), forced decisions not counted."""
+    after = world.clone()
+    after.apply_unchecked(action)
+    forced = 0
+    while True:
         if after.is_terminal:  # the true result; a won tie-break beats a lost one
             return margin(after.scores(), seat) + (TIE_BREAK_WIN if seat in after.winners() else 0.0)
-        # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
-        return margin(estimate(after.view(seat)), seat)
+        if depth <= 1 or after.current_player != seat:
+            break
+        legal = after.legal_actions()
+        if len(legal) > 1:
+            return max(value_after(after, a, seat, estimate, depth - 1) for a in legal)
+        if forced >= MAX_FORCED:
+            break
+        after.apply_unchecked(legal[0])
+        forced += 1
+    # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
+    return margin(estimate(after.view(seat)), seat)

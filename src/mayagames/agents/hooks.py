@@ -75,6 +75,16 @@ def score_scale(info: GameInfo) -> float:
     return float(found or DEFAULT_SCORE_SCALE)
 
 
+def greedy_depth(info: GameInfo) -> int:
+    """How many of its own consecutive decisions the heuristic bot looks through (the
+    game's ``GREEDY_DEPTH``; 1: plain one-ply greedy)."""
+    found = info.extra.get("greedy_depth")
+    if found is None:
+        module = hooks_module(info)
+        found = getattr(module, "GREEDY_DEPTH", None) if module else None
+    return int(found or 1)
+
+
 def seat_features(info: GameInfo) -> FeatureFn | None:
     """The game's per-seat categorical features for balance reports, if any."""
     found = info.extra.get("seat_features")

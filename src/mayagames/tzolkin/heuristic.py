@@ -2,45 +2,87 @@
 
 ``estimate_scores(state)`` works on a full state or on any seat's view: it reads
 only public information (goods, workers, temples, technologies, buildings,
-monuments, the calendar). At the end of the game it returns the exact final scores.
+monuments, the calendar, the gears). At the end of the game it returns the exact
+final scores.
 
 The estimate of a seat is the sum of:
 
 * **banked points**: VP on the track, the final value of goods (corn and blocks at
   the market rate, 1/4 VP per corn; 3 VP per skull) and monuments scored as if the
   game ended now;
+* **goods in play** (:func:`goods_outlook`): while there is time to use them,
+  resource blocks and corn are worth more than their final value (blocks build
+  buildings and pay for technologies, corn pays for workers): a premium per unit
+  (:data:`GOODS_PREMIUM`) scaled by the share of the game left;
 * **temples**: for each end-of-age Food Day still to come, the VP of the current
   step plus the leader bonus (half when tied); for each middle-of-age Food Day to
   come, the goods of the current step and below at their final value;
-* **feeding**: the corn still owed at future Food Days (after farms) at 1/4 VP
-  each, and 3 VP per worker that the goods held cannot feed at an imminent Food Day;
+* **feeding** (:func:`feeding_outlook`): the corn still owed at future Food Days
+  (after farms) at 1/4 VP each, and, for the next Food Day, the unfed penalty of
+  the workers that the corn held *plus the corn on its way* (workers on Palenque)
+  cannot feed, weighted by how close that Food Day is (:data:`HUNGER_WEIGHT`);
+* **workers on the gears** (:func:`gear_outlook`): a worker waiting on a gear is
+  worth what its eventual action is worth (:data:`GEAR_VALUE`, by gear and space:
+  the longer it rode, the better the action it reaches), fading in the last rounds,
+  when it may not be picked up in time; a worker in front of its owner is worth
+  :data:`READY_VP` (it can be placed next turn);
 * **time left**: each worker in play is worth :data:`WORKER_VP_PER_ROUND` for every
   round left, each technology level :data:`TECH_VP_PER_ROUND`, a skull still held
   is expected to reach Chichen Itza (:data:`SKULL_ACTION_VP`) while there is time.
 
-The weights are rough and documented here, not tuned; bots may scale them.
+The gear values and the premiums make the one-ply greedy bot play Tzolk'in's
+timing: placing a worker costs corn now and pays later, picking one up early
+wastes its ride, and corn must be on its way before a Food Day. The weights are
+hand-set and documented here (see ``docs/bots.md`` for how they were checked:
+win rates against random and against the previous estimate).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .components import DATA
-from .layout import (FOOD_DAYS, FOOD_KIND, ON_GEARS, OVER, SKULL, TECH, TEMPLE, TEMPLE_REWARD,
-                     TEMPLE_VP, VP, WORKERS)
+from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
+from .layout import (CHICHEN_AHEAD, CORN, K_CHOOSE, FOOD_DAYS, FOOD_KIND, ON_GEARS, OVER, READY, SKULL, SPACES,
+                     TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp
 
 LAST_DAY = FOOD_DAYS[-1]
+GAME_ROUNDS = LAST_DAY - 1          # rounds after the first one
 WORKER_VP_PER_ROUND = 0.45      # what one worker's actions add per remaining round
-TECH_VP_PER_ROUND = 0.08        # what one technology level adds per remaining round
+TECH_VP_PER_ROUND = 0.12        # what one technology level adds per remaining round
 SKULL_ACTION_VP = 7.0           # a skull left on Chichen Itza (average of its spaces, plus a step)
 GOODS_VP = (0.5, 0.75, 1.0, 3.0)  # final value of a wood, stone, gold, skull from a temple
-HUNGER_HORIZON = 2              # days before a Food Day when a shortfall counts as unfed
+GOODS_PREMIUM = (0.15, 0.5, 0.6, 0.7)  # extra VP per corn, wood, stone, gold while the game is young
+READY_VP = 0.6                  # a worker in front of its owner (it can be placed again)
+HUNGER_WEIGHT = (1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7)  # by days to the next Food Day (0, 1, 2...)
+HUNGER_FAR = 0.5                # weight when the next Food Day is further away
+SCORE_SCALE = 8.0               # a typical decisive final margin (MCTS temperature, ``easy`` noise)
+GREEDY_DEPTH = 3                # own consecutive decisions the heuristic bot looks through (a turn)
+
+# VP a worker brings when it is picked up from each space of each gear NOW (space 0 is the
+# entry; spaces above the last action are free choice): roughly the in-play value of the
+# action there, read with this estimate's own prices (corn 0.4, wood 1, stone 1.35, gold
+# 1.7, a skull 7 while it can still reach Chichen Itza). Same order as ``DATA.gears``.
+PICK_VALUE: tuple[tuple[float, ...], ...] = (
+    (0.0, 1.2, 1.6, 2.0, 2.8, 3.6, 3.6, 3.6),               # Palenque: corn 3, 4, 5, 7, 9 (or wood)
+    (0.0, 1.0, 1.75, 2.5, 4.5, 3.9, 4.5, 4.5),              # Yaxchilan: wood; stone; gold; skull; 3 goods
+    (0.0, 2.0, 1.5, 3.0, 3.0, 4.0, 4.0, 4.0),               # Tikal: tech; build; 2 techs; builds; temples
+    (0.0, 1.3, 0.3, 5.0, 1.5, 2.0, 5.0, 5.0),               # Uxmal: temple; market; worker; build; mirror
+    (0.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 9.0, 9.0, 9.0),  # Chichen Itza: a skull for VP 4..13
+)
+# Corn a worker on Palenque brings, by space, when it is picked up (fishing at best below 2).
+PALENQUE_CORN = (3, 3, 4, 5, 7, 9, 9, 9)
+WAIT_VP = 0.45                  # what a worker loses for each more day it waits on a gear
 
 
 def rounds_left(s: Any) -> int:
     """Rounds still to play after this one (0 in the last round)."""
     return max(0, LAST_DAY - s.day)
+
+
+def share_left(s: Any) -> float:
+    """Share of the game still to play: 1 at the start, 0 in the last round."""
+    return min(1.0, rounds_left(s) / GAME_ROUNDS)
 
 
 def temple_outlook(s: Any, seat: int) -> float:
@@ -63,21 +105,54 @@ def temple_outlook(s: Any, seat: int) -> float:
     return total
 
 
+def picked_worker(s: Any, seat: int) -> tuple[int, int] | None:
+    """(gear, space) of the worker ``seat`` has just picked up and not yet used."""
+    if s.stack and s.cur == seat and s.stack[-1][0] == K_CHOOSE:
+        return s.stack[-1][1], s.stack[-1][2]
+    return None
+
+
+def corn_on_the_way(s: Any, seat: int) -> int:
+    """Corn the seat's workers on Palenque bring when picked up (rules 3: its spaces),
+    the one just picked up there included."""
+    occ = s.gears[PALENQUE]
+    corn = sum(PALENQUE_CORN[pos] for pos in range(SPACES[PALENQUE]) if occ[pos] == seat)
+    picked = picked_worker(s, seat)
+    if picked is not None and picked[0] == PALENQUE:
+        corn += PALENQUE_CORN[picked[1]]
+    return corn
+
+
+def waiting_value(g: int, pos: int, rounds: int) -> float:
+    """What a worker on space ``pos`` of gear ``g`` is worth if its owner picks it up at
+    the best later moment (at most ``rounds`` days on, and before it falls off the top)."""
+    values = PICK_VALUE[g]
+    last = min(len(values) - 1, pos + rounds)
+    return max(values[q] - WAIT_VP * (q - pos) for q in range(pos, last + 1))
+
+
+def hunger_weight(days: int) -> float:
+    return HUNGER_WEIGHT[days] if 0 <= days < len(HUNGER_WEIGHT) else HUNGER_FAR
+
+
 def feeding_outlook(s: Any, seat: int) -> float:
-    """VP lost to feeding at the remaining Food Days: the corn owed (after farms) at
-    1/4 VP each, and the unfed penalty when the next Food Day is at most
-    :data:`HUNGER_HORIZON` days away and the goods held cannot cover it."""
+    """VP lost to feeding at the remaining Food Days (rules 8): the corn owed (after
+    farms) at 1/4 VP each, and the unfed penalty (3 VP and the corn a worker would
+    have eaten) of the workers that the corn held and on its way cannot feed at the
+    next Food Day, weighted by how close it is."""
     P = s.p[seat]
     days = 4 - s.food_done
     need, each = feeding_cost(P)
     owed = days * need * each
     penalty = 0.0
-    if days and FOOD_DAYS[s.food_done] - s.day <= HUNGER_HORIZON:
-        short = need * each - corn_value(P)
+    if days and each:
+        short = need * each - P[CORN] - corn_on_the_way(s, seat)
         if short > 0:
             unfed = -(-short // each)
-            penalty = unfed * DATA.unfed_vp + unfed * each / DATA.corn_per_vp
-    return -owed / DATA.corn_per_vp + penalty
+            weight = hunger_weight(FOOD_DAYS[s.food_done] - s.day)
+            penalty = weight * unfed * (DATA.unfed_vp - each / DATA.corn_per_vp)
+    corn_vp = 1 / DATA.corn_per_vp + GOODS_PREMIUM[0] * share_left(s)  # corn eaten is not spent
+    return -owed * corn_vp + penalty
 
 
 def banked(s: Any, seat: int) -> float:
@@ -85,6 +160,41 @@ def banked(s: Any, seat: int) -> float:
     P = s.p[seat]
     monuments = sum(monument_vp(s, seat, m) for m in s.monuments[seat])
     return P[VP] + corn_value(P) / DATA.corn_per_vp + P[SKULL] * DATA.skull_vp + monuments
+
+
+def goods_outlook(s: Any, seat: int) -> float:
+    """The premium of goods held while they can still be used (corn, wood, stone, gold)."""
+    P = s.p[seat]
+    share = share_left(s)
+    return share * sum(P[CORN + i] * GOODS_PREMIUM[i] for i in range(4))
+
+
+def gear_outlook(s: Any, seat: int) -> float:
+    """Workers on the gears (by the action they reach) and workers ready to be placed."""
+    P = s.p[seat]
+    left = rounds_left(s)
+    total = P[READY] * READY_VP
+    ahead = CHICHEN_AHEAD[P[TECH + THEOLOGY]]  # Theology 1: one Chichen space ahead
+    if P[ON_GEARS]:
+        for g, occ in enumerate(s.gears):
+            if g == CHICHEN:
+                continue
+            for pos in range(SPACES[g]):
+                if occ[pos] == seat:
+                    total += waiting_value(g, pos, left)
+        if P[SKULL]:  # each skull needs a worker on Chichen Itza: the best ones count
+            occ = s.gears[CHICHEN]
+            last = SPACES[CHICHEN] - 1
+            chichen = sorted((waiting_value(CHICHEN, min(pos + ahead, last), left)
+                              for pos in range(SPACES[CHICHEN]) if occ[pos] == seat), reverse=True)
+            total += sum(chichen[:P[SKULL]])
+    picked = picked_worker(s, seat)
+    if picked is not None:  # about to act: worth its action now
+        g, pos = picked
+        if g == CHICHEN:
+            pos = min(pos + ahead, SPACES[g] - 1) if P[SKULL] else 0
+        total += PICK_VALUE[g][pos]
+    return total
 
 
 def time_outlook(s: Any, seat: int) -> float:
@@ -100,8 +210,9 @@ def estimate_scores(state: Any) -> list[float]:
     """Estimated final score of every seat (exact once the game is over)."""
     if state.phase == OVER:
         return state.scores()
-    return [banked(state, seat) + temple_outlook(state, seat) + feeding_outlook(state, seat)
-            + time_outlook(state, seat) for seat in range(state.num_players)]
+    return [banked(state, seat) + goods_outlook(state, seat) + temple_outlook(state, seat)
+            + feeding_outlook(state, seat) + gear_outlook(state, seat) + time_outlook(state, seat)
+            for seat in range(state.num_players)]
 
 
 def tie_break_workers(state: Any) -> list[int]:
