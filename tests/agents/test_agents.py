@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mayagames.agents import HeuristicAgent, MCTSAgent, RandomAgent, make_agent
+from mayagames.agents.heuristic import value_after
 from mayagames.core import conformance, get_game, new_game
 from mayagames.core.rng import Rng
 from mayagames.core.toy import HIDDEN, Bonus, End, Play, Swap, ToyState
@@ -198,6 +199,43 @@ def test_heuristic_values_follow_the_estimate():
     assert values[Play(8)] > values[Play(2)]
     assert values[Play(8)] == pytest.approx((15 - 14) + 0.5)  # final margin + won
     assert values[Play(2)] == pytest.approx(9 - 14)
+
+
+FULL_DECK = [2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]  # with the hands [1, 1] and [8, 8]
+
+
+def running_scores(state):
+    return [float(v) for v in state.scores()]
+
+
+def test_heuristic_depth_looks_through_the_rest_of_its_own_turn():
+    # Swapping scores nothing by itself; the bonus after it is worth 1 point.
+    world = toy_position(hands=[[1, 1], [8, 8]], piles=[[], []], deck=FULL_DECK)
+    assert value_after(world, Swap(1), 0, running_scores, depth=1) == 0.0
+    assert value_after(world, Swap(1), 0, running_scores, depth=2) == 1.0
+    # Another player's decision is never looked through: a play ends the turn.
+    assert value_after(world, Play(1), 0, running_scores, depth=3) == 1.0
+    # Forced decisions are followed without using the depth (bonus used: only 'end').
+    used = toy_position(hands=[[1, 1], [8, 8]], piles=[[], [2]], deck=FULL_DECK[1:],
+                        bonus_used=(True, False))
+    seen = []
+
+    def spy(state):
+        seen.append((state.current_player, state.after_swap))
+        return running_scores(state)
+    assert value_after(used, Swap(1), 0, spy, depth=2) == 1.0 - 2.0
+    assert seen == [(1, False)]  # judged after the forced 'end', on the next player's move
+
+
+def test_heuristic_agent_uses_its_depth_and_estimate():
+    state = toy_position(hands=[[1, 1], [8, 8]], piles=[[], []], deck=FULL_DECK)
+    legal = state.legal_actions()
+    flat = HeuristicAgent(seed=0, samples=1, depth=1, estimate=running_scores)
+    deep = HeuristicAgent(seed=0, samples=1, depth=2, estimate=running_scores)
+    assert dict(zip(legal, flat.action_values(state.view(0), legal)))[Swap(1)] == 0.0
+    assert dict(zip(legal, deep.action_values(state.view(0), legal)))[Swap(1)] == 1.0
+    with pytest.raises(ValueError, match="depth"):
+        HeuristicAgent(depth=0)
 
 
 def win_rate(spec: str, opponent: str, games: int) -> float:

@@ -64,8 +64,10 @@ def test_bots_play_a_whole_game_legally(game):
         state.apply(action)
     features = seat_features(get_game(game))
     if state.is_terminal and features:
-        assert len(features(state)) == 2 and all(isinstance(v, str) for f in features(state)
-                                                 for v in f.values())
+        assert len(features(state)) == 2
+        for f in features(state):  # a value is a string or a list of strings
+            assert all(isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+                       for v in f.values())
 
 
 @pytest.mark.parametrize("game", GAMES)

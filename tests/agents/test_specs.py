@@ -40,6 +40,7 @@ def test_budgets_and_settings_are_parsed():
     easy = make_agent("easy")
     assert easy.noise > 0 and easy.epsilon > 0
     assert make_agent("medium").noise == 0 == make_agent("medium").epsilon
+    assert make_agent("heuristic:depth=2").depth == 2 and make_agent("heuristic").depth is None
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -48,6 +49,8 @@ def test_budgets_and_settings_are_parsed():
     ("mcts:1s,rollout=long", "rollout"), ("heuristic:noise=loud", "number"),
     ("heuristic:samples=0", "samples"), ("heuristic:epsilon=2", "epsilon"),
     ("heuristic:fast", "unexpected"), ("hard:2s", "takes no settings"),
+    ("heuristic:depth=0", "depth must be between"), ("heuristic:depth=9", "depth must be between"),
+    ("heuristic:depth=1.5", "whole number"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):

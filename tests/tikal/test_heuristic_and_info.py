@@ -1,7 +1,10 @@
 """The heuristic estimate, seat features for balance reports, and the GameInfo surface."""
 
 from mayagames.core import Rng, get_game
-from mayagames.tikal.heuristic import estimate_scores, scorings_left, unplaced_letter_volcanoes
+from mayagames.agents.hooks import score_scale
+from mayagames.tikal import heuristic
+from mayagames.tikal.heuristic import estimate_scores, scores_if_now, scorings_left, unplaced_letter_volcanoes
+from mayagames.tikal.scoring import score_if_now
 from mayagames.tikal.testing import (action_phase, fresh, give_tile, lay_tile, play, put, raise_temple,
                                      random_moves)
 
@@ -25,6 +28,24 @@ def test_estimate_rewards_board_control_and_treasures():
     put(s, 0, "e5", explorers=1)
     after = estimate_scores(s)
     assert after[0] > base[0] + 6 and after[1] == base[1]
+
+
+def test_fast_scoring_matches_the_rules_scoring_everywhere():
+    # The estimate's one-pass scoring (every seat at once) against rule 8's own count,
+    # over whole random games with 2, 3 and 4 players (majorities, ties, Guardians).
+    checked = 0
+    for players, seed in ((2, 41), (3, 42), (4, 43)):
+        s = fresh(players, seed=seed)
+        rng = Rng(seed)
+        while not s.is_terminal:
+            assert scores_if_now(s) == score_if_now(s)
+            s.apply(rng.choice(s.legal_actions()))
+            checked += 1
+    assert checked > 300
+
+
+def test_score_scale_hook():
+    assert score_scale(get_game("tikal")) == heuristic.SCORE_SCALE > 0
 
 
 def test_volcanoes_to_come_count_as_scorings():

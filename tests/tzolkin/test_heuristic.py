@@ -1,10 +1,15 @@
 """The heuristic estimate of final scores (for bots)."""
 
+import pytest
+
 from mayagames.core import Rng, new_game
 from mayagames.core.conformance import play_random_game
+from mayagames.agents.hooks import greedy_depth, score_scale
+from mayagames.core import get_game
+from mayagames.tzolkin import heuristic as H
 from mayagames.tzolkin.heuristic import estimate_scores
-from mayagames.tzolkin.positions import (blank, give_monument, set_day, set_goods, set_tech,
-                                         set_temple, set_workers)
+from mayagames.tzolkin.positions import (blank, give_monument, play, put_worker, set_day, set_goods,
+                                         set_tech, set_temple, set_workers)
 
 
 def test_exact_at_the_end():
@@ -45,8 +50,66 @@ def test_time_left_matters_and_hunger_costs():
     fed, hungry = blank(2), blank(2)
     set_goods(fed, 0, corn=30)
     set_goods(hungry, 0, corn=0)
-    assert estimate_scores(fed)[0] - estimate_scores(hungry)[0] == 30 / 4
+    # 3 unfed workers would cost 3 VP each, less the 2 corn each no longer eats (1/4 VP
+    # a corn); far from the Food Day that counts at HUNGER_FAR; corn held early in the
+    # game is worth its final 1/4 VP plus the premium of corn in play.
+    unfed = 3 * (3 + 2 / 4)
+    corn = 30 * (1 / 4 + H.GOODS_PREMIUM[0])
+    assert estimate_scores(fed)[0] - estimate_scores(hungry)[0] == pytest.approx(corn + H.HUNGER_FAR * unfed)
     for s in (fed, hungry):
-        set_day(s, 7)                       # the Food Day is next: hunger now costs VP
-    # 3 unfed workers: -9 VP, less the 6 corn they no longer cost (1.5 VP)
-    assert estimate_scores(fed)[0] - estimate_scores(hungry)[0] == 30 / 4 + 7.5
+        set_day(s, 7)                       # the Food Day is next: hunger costs in full
+    share = H.share_left(fed)
+    assert estimate_scores(fed)[0] - estimate_scores(hungry)[0] == pytest.approx(
+        30 * (1 / 4 + H.GOODS_PREMIUM[0] * share) + unfed)
+
+
+def test_corn_on_its_way_from_palenque_feeds_the_workers():
+    waiting, elsewhere = blank(2), blank(2)
+    for s in (waiting, elsewhere):
+        set_day(s, 6)
+    put_worker(waiting, 0, "palenque", 5)       # 9 corn when picked up: feeds 3 workers
+    put_worker(elsewhere, 0, "yaxchilan", 5)
+    assert H.corn_on_the_way(waiting, 0) == 9 and H.corn_on_the_way(elsewhere, 0) == 0
+    assert H.feeding_outlook(waiting, 0) > H.feeding_outlook(elsewhere, 0)
+    assert H.feeding_outlook(waiting, 0) == pytest.approx(
+        -4 * 3 * 2 * (1 / 4 + H.GOODS_PREMIUM[0] * H.share_left(waiting)))
+
+
+def test_a_worker_on_a_gear_is_worth_the_action_it_will_reach():
+    s = blank(2)
+    ready = H.gear_outlook(s, 0)
+    assert ready == 3 * H.READY_VP
+    values = []
+    for space in range(1, 6):
+        c = blank(2)
+        put_worker(c, 0, "palenque", space)
+        values.append(H.gear_outlook(c, 0) - 2 * H.READY_VP)
+    assert values == sorted(values) and values[0] < values[-1]
+    # it can wait for a better space, but not beyond the end of the game
+    assert H.waiting_value(0, 1, rounds=20) > H.PICK_VALUE[0][1]
+    assert H.waiting_value(0, 1, rounds=0) == H.PICK_VALUE[0][1]
+
+
+def test_a_picked_up_worker_is_worth_its_action_until_it_acts():
+    s = blank(2)
+    set_goods(s, 0, corn=5)
+    put_worker(s, 0, "palenque", 5)
+    play(s, "pick palenque 5")                   # the action is still to choose
+    assert H.picked_worker(s, 0) == (0, 5) and H.picked_worker(s, 1) is None
+    assert H.gear_outlook(s, 0) == 3 * H.READY_VP + H.PICK_VALUE[0][5]
+    assert H.corn_on_the_way(s, 0) == 9         # still feeds the workers
+
+
+def test_workers_on_chichen_itza_count_only_with_skulls_to_place():
+    s = blank(2)
+    put_worker(s, 0, "chichen", 6)
+    put_worker(s, 0, "chichen", 8)
+    assert H.gear_outlook(s, 0) == H.READY_VP   # no skull: they can do nothing there
+    set_goods(s, 0, skulls=1)
+    best = H.waiting_value(4, 8, H.rounds_left(s))
+    assert H.gear_outlook(s, 0) == H.READY_VP + best  # one skull: the better worker counts
+
+
+def test_bot_hooks():
+    info = get_game("tzolkin")
+    assert score_scale(info) == H.SCORE_SCALE and greedy_depth(info) == H.GREEDY_DEPTH

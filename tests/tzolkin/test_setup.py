@@ -177,12 +177,11 @@ def test_seat_features():
     from mayagames.core import get_game
     s = new_game("tzolkin", 3, seed=4)
     features = get_game("tzolkin").extra["seat_features"]
-    assert features(s)[1] == {"seat": "1", "starting_player": "false", "tile_a": "?", "tile_b": "?",
-                              "tiles": "?+?"}
+    assert features(s)[1] == {"seat": "1", "starting_player": "false", "tiles": ["?", "?"]}
     draft(s)
     f = features(s)
-    assert f[0]["starting_player"] == "true" and f[2]["tiles"] == "+".join(sorted(
-        DATA.tiles[t].id for t in s.kept[2]))
+    assert f[0]["starting_player"] == "true" and f[2]["tiles"] == sorted(
+        DATA.tiles[t].id for t in s.kept[2])
     assert features(s.view(1)) == f
 
 

@@ -9,9 +9,10 @@ returns one of them::
 Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 
 * ``random``: uniformly random legal moves;
-* ``heuristic[:samples=3,noise=0,epsilon=0]``: greedy one-ply search on the
+* ``heuristic[:samples=3,noise=0,epsilon=0,depth=D]``: greedy search on the
   game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
-  the game's score scale, ``epsilon`` the chance of a random move;
+  the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
+  many of its own consecutive decisions it looks through (default: the game's);
 * ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on]``: information-set MCTS
   (:mod:`.mcts`);
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
@@ -112,8 +113,12 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     samples = _number(keyed, "samples", 3, spec)
     noise = _number(keyed, "noise", 0.0, spec)
     epsilon = _number(keyed, "epsilon", 0.0, spec)
-    _reject_unknown(keyed, spec, "samples, noise, epsilon")
-    return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon, name=spec)
+    depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth")
+    if depth != int(depth):
+        raise ValueError(f"agent {spec!r}: depth must be a whole number")
+    return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
+                          depth=None if depth == -1 else int(depth), name=spec)
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
@@ -160,8 +165,8 @@ AGENT_FACTORIES: dict[str, Callable[[str, int], Agent]] = {
 
 AGENT_DOCS: dict[str, str] = {
     "random": "uniformly random legal moves",
-    "heuristic": "greedy one-ply search on the game's score estimate "
-                 "(settings: samples=3, noise=0, epsilon=0)",
+    "heuristic": "greedy search on the game's score estimate, through the seat's own "
+                 "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's)",
     "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
             "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},

@@ -28,9 +28,10 @@ refit them. It costs about one scoring (a few hundred microseconds).
 
 from __future__ import annotations
 
-from .scoring import score_breakdown
-from .state import OVER, RUINS, TikalState
+from .scoring import treasure_points
+from .state import JUNGLE, LAKE, OVER, RUINS, TEMPLE, VOLCANO, TikalState
 
+SCORED_KINDS = frozenset((TEMPLE, VOLCANO, JUNGLE, LAKE, RUINS))
 DECAY = 0.8  # a later scoring keeps this share of the current position's value
 AP_VALUE = 0.6  # PP per AP still to spend
 STRENGTH_VALUE = 0.4  # PP per point of ready strength (available EMs), scaled by time left
@@ -90,6 +91,48 @@ def ruin_potential(s: TikalState, seat: int) -> float:
     return total
 
 
+def scores_if_now(s: TikalState) -> list[int]:
+    """Every seat's :func:`mayagames.tikal.scoring.score_breakdown` total (rule 8) in one
+    pass over the board: each hex's majority is found once for all seats (the estimate's
+    hot spot; a test checks it against ``score_breakdown``)."""
+    n = s.num_players
+    temples: list[list[int]] = [[] for _ in range(n)]
+    volcanoes, jungles, lakes, masks = [0] * n, [0] * n, [0] * n, [0] * n
+    kinds, guardian, H = s.kind, s.guardian, s.H
+    leaders, explorers = s.leaders, s.explorers
+    ls, es = s.C.leader_strength, s.C.explorer_strength
+    for h in range(H):
+        kind = kinds[h]
+        if kind not in SCORED_KINDS:
+            continue
+        if kind == TEMPLE and guardian[h] >= 0:
+            owner = guardian[h]
+        else:  # strict majority of presence (state.majority, inlined)
+            best, owner = 0, -1
+            for seat in range(n):
+                v = leaders[seat * H + h] * ls + explorers[seat * H + h] * es
+                if v > best:
+                    best, owner = v, seat
+                elif v == best:
+                    owner = -1
+        if owner < 0:
+            continue
+        if kind == TEMPLE:
+            temples[owner].append(s.level[h])
+        elif kind == VOLCANO:
+            volcanoes[owner] += 1
+        elif kind == JUNGLE:
+            jungles[owner] += 1
+        elif kind == LAKE:
+            lakes[owner] += 1
+        else:
+            masks[owner] += s.visible_masks(h)
+    tallest, volcano_pp = s.C.tallest_bonus, s.C.volcano_pp
+    return [sum(temples[seat]) + sum(tallest.get(level, 0) for level in temples[seat])
+            + volcano_pp * volcanoes[seat] + jungles[seat] * len(temples[seat])
+            + masks[seat] * lakes[seat] + treasure_points(s, seat) for seat in range(n)]
+
+
 def estimate_scores(state: TikalState) -> list[float]:
     """Each seat's estimated final score (exactly the scores once the game is over)."""
     s = state
@@ -97,8 +140,9 @@ def estimate_scores(state: TikalState) -> list[float]:
         return [float(p) for p in s.pp]
     left = time_left(s)
     estimates = []
+    now_all = scores_if_now(s)
     for seat in range(s.num_players):
-        now = score_breakdown(s, seat)["total"]
+        now = now_all[seat]
         value = float(s.pp[seat]) + scorings_left(s, seat) * now
         value += ruin_potential(s, seat) * (1.0 + left)
         ready = s.avail_explorers[seat] * s.C.explorer_strength + s.avail_leaders[seat] * s.C.leader_strength
@@ -109,4 +153,4 @@ def estimate_scores(state: TikalState) -> list[float]:
     return estimates
 
 
-__all__ = ["estimate_scores", "scorings_left", "unplaced_letter_volcanoes"]
+__all__ = ["estimate_scores", "scores_if_now", "scorings_left", "unplaced_letter_volcanoes"]

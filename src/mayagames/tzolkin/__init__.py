@@ -47,15 +47,15 @@ def new_game(num_players: int, seed: int, options: dict[str, Any]) -> TzolkinSta
     return TzolkinState(num_players, seed, options)
 
 
-def seat_features(state: Any) -> list[dict[str, str]]:
-    """Per-seat categorical features for balance reports: seat, first player, and the
-    two starting wealth tiles kept ("?" where unknown to a view)."""
+def seat_features(state: Any) -> list[dict[str, Any]]:
+    """Per-seat categorical features for balance reports: seat, first player, and
+    ``tiles``, the two starting wealth tiles kept, a list ("?" where unknown to a view):
+    the report counts the seat under each of them."""
     out = []
     for seat in range(state.num_players):
         kept = sorted(DATA.tiles[t].id if t >= 0 else "?" for t in state.kept[seat])
         kept += ["?"] * (2 - len(kept))
-        out.append({"seat": str(seat), "starting_player": str(seat == 0).lower(),
-                    "tile_a": kept[0], "tile_b": kept[1], "tiles": "+".join(kept)})
+        out.append({"seat": str(seat), "starting_player": str(seat == 0).lower(), "tiles": kept})
     return out
 
 

@@ -42,8 +42,8 @@ from __future__ import annotations
 from typing import Any
 
 from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
-from .layout import (CHICHEN_AHEAD, CORN, K_CHOOSE, FOOD_DAYS, FOOD_KIND, ON_GEARS, OVER, READY, SKULL, SPACES,
-                     TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WORKERS)
+from .layout import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, K_CHOOSE, ON_GEARS, OVER, READY,
+                     SKULL, SPACES, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WOOD, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp
 
 LAST_DAY = FOOD_DAYS[-1]
@@ -85,23 +85,39 @@ def share_left(s: Any) -> float:
     return min(1.0, rounds_left(s) / GAME_ROUNDS)
 
 
-def temple_outlook(s: Any, seat: int) -> float:
-    """VP still to come from the temples at the remaining Food Days."""
+# VP value of the middle-of-age reward of each step of each temple (goods at final value).
+MIDDLE_VP = tuple(tuple(sum(n * v for n, v in zip(reward, GOODS_VP)) for reward in rewards)
+                  for rewards in TEMPLE_REWARD)
+
+
+def temple_leaders(s: Any) -> list[tuple[int, int]]:
+    """(highest step, players on it) of each temple."""
+    out = []
+    for t in range(3):
+        steps = [Q[TEMPLE + t] for Q in s.p]
+        best = max(steps)
+        out.append((best, steps.count(best)))
+    return out
+
+
+def temple_outlook(s: Any, seat: int, leaders: list[tuple[int, int]] | None = None) -> float:
+    """VP still to come from the temples at the remaining Food Days (rules 10): at an
+    end-of-age day the VP of the current step and the leader's bonus (half when tied),
+    at a middle-of-age day the goods of the step and below."""
     P = s.p[seat]
+    leaders = leaders or temple_leaders(s)
     total = 0.0
+    steps = [P[TEMPLE + t] + 1 for t in range(3)]
     for index in range(s.food_done, 4):
         if FOOD_KIND[index] == "end":
             age = 1 if index < 2 else 2
-            total += sum(TEMPLE_VP[t][P[TEMPLE + t] + 1] for t in range(3))
+            total += TEMPLE_VP[0][steps[0]] + TEMPLE_VP[1][steps[1]] + TEMPLE_VP[2][steps[2]]
             for t, spec in enumerate(DATA.temples):
-                best = max(Q[TEMPLE + t] for Q in s.p)
-                if P[TEMPLE + t] == best:
-                    leaders = sum(1 for Q in s.p if Q[TEMPLE + t] == best)
-                    total += spec.bonus[age - 1] / (1 if leaders == 1 else 2)
+                best, count = leaders[t]
+                if steps[t] - 1 == best:
+                    total += spec.bonus[age - 1] / (1 if count == 1 else 2)
         else:
-            for t in range(3):
-                reward = TEMPLE_REWARD[t][P[TEMPLE + t] + 1]
-                total += sum(n * v for n, v in zip(reward, GOODS_VP))
+            total += MIDDLE_VP[0][steps[0]] + MIDDLE_VP[1][steps[1]] + MIDDLE_VP[2][steps[2]]
     return total
 
 
@@ -165,8 +181,8 @@ def banked(s: Any, seat: int) -> float:
 def goods_outlook(s: Any, seat: int) -> float:
     """The premium of goods held while they can still be used (corn, wood, stone, gold)."""
     P = s.p[seat]
-    share = share_left(s)
-    return share * sum(P[CORN + i] * GOODS_PREMIUM[i] for i in range(4))
+    corn, wood, stone, gold = GOODS_PREMIUM
+    return share_left(s) * (P[CORN] * corn + P[WOOD] * wood + P[STONE] * stone + P[GOLD] * gold)
 
 
 def gear_outlook(s: Any, seat: int) -> float:
@@ -210,7 +226,8 @@ def estimate_scores(state: Any) -> list[float]:
     """Estimated final score of every seat (exact once the game is over)."""
     if state.phase == OVER:
         return state.scores()
-    return [banked(state, seat) + goods_outlook(state, seat) + temple_outlook(state, seat)
+    leaders = temple_leaders(state)
+    return [banked(state, seat) + goods_outlook(state, seat) + temple_outlook(state, seat, leaders)
             + feeding_outlook(state, seat) + gear_outlook(state, seat) + time_outlook(state, seat)
             for seat in range(state.num_players)]
 
