@@ -51,6 +51,28 @@ def test_simulate_in_two_processes_writes_records_results_and_report(tmp_path):
         (r.seed, r.moves, r.result) for r in records]
 
 
+def test_an_interrupted_run_keeps_the_games_already_played(tmp_path, monkeypatch):
+    from mayagames.arena import tournament
+
+    real = tournament.run_matches
+    seen_on_disk = []
+
+    def interrupted(tasks, jobs=1, ray_address=None, on_result=None):
+        def check(result):
+            on_result(result)
+            seen_on_disk.append(len(list((tmp_path / "run" / "records").glob("*.json"))))
+            if result.index == 2:
+                raise KeyboardInterrupt  # e.g. Ctrl-C during the fourth game
+        return real(tasks, jobs=1, on_result=check)
+    monkeypatch.setattr(tournament, "run_matches", interrupted)
+    result = runner.invoke(app, ["simulate", "toy", "--players", "heuristic,random", "--games", "6",
+                                 "--jobs", "1", "--seed", "2", "--out", str(tmp_path / "run")])
+    assert result.exit_code != 0 and seen_on_disk == [1, 2, 3]
+    kept = records_of(tmp_path / "run")
+    assert len(kept) == 3 and all(verify(r).is_terminal for r in kept)
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
 def test_simulate_refuses_to_mix_runs_unless_asked(tmp_path):
     out = tmp_path / "run"
     args = ["simulate", "toy", "--players", "random,random", "--games", "2", "--jobs", "1",

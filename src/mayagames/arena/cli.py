@@ -55,16 +55,32 @@ def simulate(
     jobs = jobs or default_jobs()
     console.print(f"{games} games of {tasks[0].game}, seed {run_seed}, "
                   f"{'ray ' + ray if ray else f'{jobs} process(es)'} -> {out}")
+    write_record = _record_writer(records_dir, len(tasks), overwrite)
     try:
-        results = _play_with_progress(tasks, jobs, ray)
+        results = _play_with_progress(tasks, jobs, ray, write_record)
     except MayaGamesError as exc:
         _fail(str(exc))
         return
-    _write_run(out, tasks, results, run_seed, duplicate, overwrite)
+    _write_run(out, tasks, results, run_seed, duplicate)
     _show_results(out, results, report)
 
 
-def _play_with_progress(tasks, jobs: int, ray: str | None):
+def _record_writer(records_dir: Path, total: int, overwrite: bool):
+    """A callback writing each game's record as soon as it is played (a long run that is
+    interrupted keeps the games already played)."""
+    records_dir.mkdir(parents=True, exist_ok=True)
+    if overwrite:
+        for old in records_dir.glob("game-*.json"):
+            old.unlink()
+    width = max(5, len(str(total)))
+
+    def write(result) -> None:
+        path = records_dir / f"game-{result.index + 1:0{width}d}.json"
+        path.write_text(json.dumps(result.record, indent=1) + "\n", encoding="utf-8")
+    return write
+
+
+def _play_with_progress(tasks, jobs: int, ray: str | None, on_result=None):
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
@@ -74,20 +90,15 @@ def _play_with_progress(tasks, jobs: int, ray: str | None):
                MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         bar = progress.add_task("games", total=len(tasks))
-        return run_matches(tasks, jobs=jobs, ray_address=ray,
-                           on_result=lambda result: progress.advance(bar))
+        def advance(result) -> None:
+            if on_result is not None:
+                on_result(result)
+            progress.advance(bar)
+        return run_matches(tasks, jobs=jobs, ray_address=ray, on_result=advance)
 
 
-def _write_run(out: Path, tasks, results, run_seed: int, duplicate: bool, overwrite: bool) -> None:
-    records_dir = out / "records"
-    records_dir.mkdir(parents=True, exist_ok=True)
-    if overwrite:
-        for old in records_dir.glob("game-*.json"):
-            old.unlink()
-    width = max(5, len(str(len(results))))
-    for result in results:
-        path = records_dir / f"game-{result.index + 1:0{width}d}.json"
-        path.write_text(json.dumps(result.record, indent=1) + "\n", encoding="utf-8")
+def _write_run(out: Path, tasks, results, run_seed: int, duplicate: bool) -> None:
+    """The run's summary (the records are written as the games end)."""
     summary: dict[str, Any] = {
         "game": tasks[0].game, "seed": run_seed, "games": len(tasks), "duplicate": duplicate,
         "agents": list(tasks[0].agents), "options": dict(tasks[0].options),
