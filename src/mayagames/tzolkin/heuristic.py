@@ -56,7 +56,10 @@ GOODS_PREMIUM = (0.15, 0.5, 0.6, 0.7)  # extra VP per corn, wood, stone, gold wh
 READY_VP = 0.6                  # a worker in front of its owner (it can be placed again)
 HUNGER_WEIGHT = (1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7)  # by days to the next Food Day (0, 1, 2...)
 HUNGER_FAR = 0.5                # weight when the next Food Day is further away
-SCORE_SCALE = 8.0               # a typical decisive final margin (MCTS temperature, ``easy`` noise)
+# A typical decisive final margin (MCTS temperature, ``easy`` noise unit), fitted on heuristic
+# self-play: sigmoid(estimated margin / SCORE_SCALE) predicts the 2-player winner best between
+# 10 (last third of the game) and 25 (first two thirds), nearly flat from 12 to 30.
+SCORE_SCALE = 12.0
 GREEDY_DEPTH = 3                # own consecutive decisions the heuristic bot looks through (a turn)
 
 # VP a worker brings when it is picked up from each space of each gear NOW (space 0 is the
