@@ -88,7 +88,7 @@ def mid_game_positions(count: int) -> list[ToyState]:
     return positions
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", "easy", "mcts:60i"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", "easy", "mcts:60i", "mcts:60i,worlds=8"])
 def test_decisions_do_not_depend_on_hidden_information(spec):
     rng = Rng(99)
     for state in mid_game_positions(8):
@@ -112,7 +112,28 @@ def test_hidden_variants_do_matter_to_an_agent_that_could_see_them():
     assert changed >= 1
 
 
-@pytest.mark.parametrize("spec", ["easy", "mcts:50i", "mcts:20i,c=1.4,temp=3"])
+def test_mcts_can_reuse_a_few_sampled_worlds(monkeypatch):
+    calls = []
+    real = ToyState.determinize
+
+    def counting(self, rng):
+        calls.append(1)
+        return real(self, rng)
+    monkeypatch.setattr(ToyState, "determinize", counting)
+    state = mid_game_positions(1)[0]
+    view, legal = state.view(state.current_player), state.legal_actions()
+    reuse = MCTSAgent(seed=3, iterations=60, worlds=4, prior=0)
+    reuse.act(view, legal)
+    assert len(calls) == 4 and reuse.last.iterations == 60
+    calls.clear()
+    fresh = MCTSAgent(seed=3, iterations=60, prior=0)
+    fresh.act(view, legal)
+    assert len(calls) == 60
+    with pytest.raises(ValueError, match="worlds"):
+        MCTSAgent(iterations=5, worlds=-1)
+
+
+@pytest.mark.parametrize("spec", ["easy", "mcts:50i", "mcts:20i,c=1.4,temp=3", "mcts:30i,worlds=5"])
 def test_seeded_agents_reproduce_whole_games(spec):
     def moves(agent_seed: int) -> list[str]:
         out: list[str] = []

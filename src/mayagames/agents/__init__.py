@@ -13,8 +13,9 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
   game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
   many of its own consecutive decisions it looks through (default: the game's);
-* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on]``: information-set MCTS
-  (:mod:`.mcts`);
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0]``: information-set
+  MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of sampling one per
+  iteration;
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
@@ -131,7 +132,10 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     rollout_text = keyed.pop("rollout", "default").lower()
     norm_text = keyed.pop("norm", "on").lower()
     prior = _number(keyed, "prior", 1.0, spec)
-    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior")
+    worlds = _number(keyed, "worlds", 0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds")
+    if worlds != int(worlds):
+        raise ValueError(f"agent {spec!r}: worlds must be a whole number")
     if norm_text not in ("on", "off"):
         raise ValueError(f"agent {spec!r}: norm must be on or off")
     if rollout_text == "end":
@@ -144,7 +148,7 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
         raise ValueError(f"agent {spec!r}: rollout must be a number of plies or 'end'")
     return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
                      rollout_plies=rollout, temperature=temperature,
-                     normalize=norm_text == "on", prior=prior, name=spec)
+                     normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec)
 
 
 def level_agent(level: str) -> Callable[[str, int], Agent]:
@@ -168,7 +172,7 @@ AGENT_DOCS: dict[str, str] = {
     "heuristic": "greedy search on the game's score estimate, through the seat's own "
                  "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's)",
     "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
-            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off)",
+            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 

@@ -113,11 +113,13 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = DEFAULT_C, rollout_plies: int | None = -1,
                  temperature: float | None = None, normalize: bool = True,
-                 prior: float = DEFAULT_PRIOR, name: str = "mcts") -> None:
+                 prior: float = DEFAULT_PRIOR, worlds: int = 0, name: str = "mcts") -> None:
         if iterations is None and seconds is None:
             raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
             raise ValueError("mcts: the budget must be positive")
+        if worlds < 0:
+            raise ValueError("mcts: worlds must be 0 (a fresh sample each iteration) or more")
         self.name = name
         self.rng = Rng(seed)
         self.iterations = iterations
@@ -127,6 +129,7 @@ class MCTSAgent:
         self.temperature = temperature
         self.normalize = normalize
         self.prior = prior
+        self.worlds = worlds  # 0: determinize every iteration; K: reuse K sampled worlds
         self._bias: dict[Action, float] = {}  # progressive bias of the root actions
         self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
         self.last: SearchStats | None = None
@@ -169,8 +172,10 @@ class MCTSAgent:
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
         done = max_depth = 0
+        sample = self._world_sampler(view, rng)
         while True:
-            depth = self._iterate(root, view, rng, estimate, cutoff, temperature, rollout_random)
+            depth = self._iterate(root, sample(done), rng, estimate, cutoff, temperature,
+                                  rollout_random)
             done += 1
             max_depth = max(max_depth, depth)
             if self.iterations is not None and done >= self.iterations:
@@ -183,6 +188,23 @@ class MCTSAgent:
             {"action": str(a), "visits": n.visits, "mean": round(n.mean(), 4)}
             for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)])
         return action, stats
+
+    def _world_sampler(self, view: State, rng: Rng) -> Callable[[int], State]:
+        """Iteration ``i``'s world: a fresh determinization of the view, or (``worlds`` = K)
+        a copy of the (i mod K)-th of K determinizations sampled on first use, which saves
+        most of the sampling cost (the shuffles of the hidden parts) when a search runs many
+        more iterations than K."""
+        if not self.worlds:
+            return lambda i: view.determinize(rng)
+        pool: list[State] = []
+
+        def sample(i: int) -> State:
+            k = i % self.worlds
+            if k == len(pool):
+                pool.append(view.determinize(rng))
+                return pool[k].clone()
+            return pool[k].clone()
+        return sample
 
     def _root_bias(self, view: State, legal: Sequence[Action], rng: Rng) -> dict[Action, float]:
         """Heuristic one-ply values of the root actions, scaled to [0, prior]."""
@@ -202,10 +224,10 @@ class MCTSAgent:
             return self.rollout_plies
         return DEFAULT_CUTOFF if has_estimator(view.info) else None
 
-    def _iterate(self, root: Node, view: State, rng: Rng, estimate: Estimator,
+    def _iterate(self, root: Node, state: State, rng: Rng, estimate: Estimator,
                  cutoff: int | None, temperature: float, rollout_random: Callable[[], float]) -> int:
-        """One iteration (steps 1-5 of the module doc); returns the tree depth reached."""
-        state = view.determinize(rng)  # 1. a world consistent with the view
+        """One iteration (steps 2-5 of the module doc) in ``state``, a world consistent with
+        the view (step 1, :meth:`_world_sampler`); returns the tree depth reached."""
         node = root
         path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
         while (mover := state.current_player) is not None:
