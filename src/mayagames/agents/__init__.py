@@ -55,7 +55,7 @@ class RandomAgent:
 
 # Difficulty levels a player chooses (terminal, web app): name -> (spec, description).
 LEVELS: dict[str, tuple[str, str]] = {
-    "easy": ("heuristic:samples=1,noise=1,epsilon=0.25",
+    "easy": ("heuristic:samples=1,noise=0.25,epsilon=0.25",
              "greedy bot with noise: often fine, sometimes careless"),
     "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
