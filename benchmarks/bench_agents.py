@@ -1,19 +1,24 @@
 """Agent benchmarks: search speed and playing strength. Figures are printed (and
 written as JSON with --json), never asserted.
 
-Speed: MCTS iterations per second (one core) from positions spread over a
-random game, plus the heuristic bot's time per decision::
+Speed: MCTS iterations per second (one core; per second of wall-clock time and of the
+process's CPU time) from positions spread over a random game, plus the heuristic bot's
+time per decision::
 
     .venv/bin/python benchmarks/bench_agents.py speed --games toy,tikal,tzolkin --seconds 1
 
-Strength: N games of A against B (seats rotate), A's win rate with its 95% Wilson
-interval (a shared win counts as half), in parallel::
+Strength: N games of A against B (duplicate deals, seats rotate), A's win rate with its
+95% Wilson interval (a shared win counts as half), in parallel; ``--log`` writes a line
+per game as it ends, ``summary`` reads such a log (a run in progress, or stopped)::
 
     .venv/bin/python benchmarks/bench_agents.py strength tikal heuristic random --games 200 --jobs 8
-    .venv/bin/python benchmarks/bench_agents.py strength tzolkin mcts:1s heuristic --games 100
+    .venv/bin/python benchmarks/bench_agents.py strength tzolkin mcts:4500i heuristic --games 60 --log runs/tz.jsonl
+    .venv/bin/python benchmarks/bench_agents.py summary runs/tz.jsonl
 
-Targets, to be measured on the real games: heuristic beats random >= 95% of
-2-player games; ISMCTS at 1 s per decision beats the heuristic >= 70%.
+On a shared machine, measure what one second buys (``speed``: iterations per CPU second)
+and play the strength games with that iteration budget (``mcts:Ni``): load-independent
+and reproducible. Targets, to be measured on the real games: heuristic beats random
+>= 95% of 2-player games; ISMCTS at 1 s per decision beats the heuristic >= 70%.
 """
 
 from __future__ import annotations
