@@ -59,6 +59,16 @@ def server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
         yield live
 
 
+@pytest.fixture
+def quick_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
+    """A live server whose bots move at once (long games against a bot)."""
+    from mayagames.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, list_test_games=True)
+    with support.LiveServer(app) as live:
+        yield live
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

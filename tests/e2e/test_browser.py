@@ -189,25 +189,62 @@ def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shot
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mayagames.tikal") is None, reason="no Tikal engine")
-def test_tikal_board_is_playable_by_clicking(server, new_page, support, shots):
-    """The first 30 decisions of a Tikal game against a bot, taken on the board."""
-    with httpx.Client(base_url=server.url) as http:
+def test_play_a_whole_tikal_game_against_a_bot_then_replay_it(quick_server, new_page, support, shots):
+    """A whole 2-player Tikal game against a bot, every decision taken on the board (hexes,
+    cards, AP tokens, tiles, turn-order spaces, buttons), to the summary; then its replay."""
+    with httpx.Client(base_url=quick_server.url) as http:
         table = support.create_table(http, game="tikal", agents=["human", "random"], seed=3)
     page = new_page(width=1280, height=1000)
-    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
-    for decision in range(30):
+    page.goto(f"{quick_server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    decisions = 0
+    while True:
         expect(page.locator("#status")).to_have_text(YOUR_TURN)
+        if "Game over" in page.locator("#status").inner_text():
+            break
         logged = page.locator("#log li").count()
         targets = page.locator("#board .target")
         assert targets.count() > 0, "every Tikal decision has a place on the board"
-        targets.nth(decision % targets.count()).click()
+        targets.nth(decisions % targets.count()).click()
         chooser = page.locator("#chooser")
         if chooser.count():
             chooser.locator("button").first.click()
+        decisions += 1
         expect(page.locator("#log li")).not_to_have_count(logged)
-        if decision == 12:
-            page.screenshot(path=shots / "tikal.png", full_page=True)
-    assert png(shots / "tikal.png")
+        if decisions in (1, 25, 120):
+            page.screenshot(path=shots / f"tikal-{decisions}.png", full_page=True)
+        assert decisions < 1000, "the game does not end"
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(summary.locator("tbody tr")).to_have_count(2)
+    page.screenshot(path=shots / "tikal-game-over.png", full_page=True)
+    with httpx.Client(base_url=quick_server.url) as http:
+        final = http.get(f"/api/tables/{table['table']}").json()
+        record = http.get(f"/api/tables/{table['table']}/record")
+    assert final["terminal"] and record.status_code == 200
+    for seat, name in ((0, "P0"), (1, "P1")):
+        row = summary.locator("tbody tr", has_text=name)
+        expect(row).to_contain_text(str(int(final["scores"][seat])))
+    total = final["move_number"]
+    assert decisions > 100 and total > decisions  # a real game: many decisions, the bot's too
+
+    page.click("#summary-replay")
+    expect(page.locator("#status")).to_contain_text(f"Replay — move 0 of {total}")
+    expect(page.locator("#log li")).to_have_count(0)
+    for step in range(1, 4):
+        page.click("#replay-next")
+        expect(page.locator("#status")).to_contain_text(f"Replay — move {step} of {total}")
+        expect(page.locator("#log li")).to_have_count(step)
+    page.select_option("#replay-perspective", "1")
+    page.locator("#replay-step").fill(str(total // 2))
+    expect(page.locator("#status")).to_contain_text(f"Replay — move {total // 2} of {total}")
+    expect(page.locator("#log li")).to_have_count(total // 2)
+    page.screenshot(path=shots / "tikal-replay.png", full_page=True)
+    page.click("#replay-last")
+    expect(page.locator("#status")).to_contain_text("(final position)")
+    expect(page.locator("#log li")).to_have_count(total)
+    assert page.locator("#board .target").count() == 0  # nothing to click in a replay
+    for name in ("tikal-1", "tikal-120", "tikal-game-over", "tikal-replay"):
+        assert png(shots / f"{name}.png")
 
 
 def test_unknown_table_page_says_so(server, new_page):
