@@ -84,8 +84,8 @@ def new_page(browser: Any) -> Iterator[Any]:
     """Open pages in fresh browser contexts (separate localStorage: separate people)."""
     contexts = []
 
-    def open_page(width: int = 1280, height: int = 860) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_page(width: int = 1280, height: int = 860, **options: Any) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -13,6 +13,12 @@ from playwright.sync_api import expect
 YOUR_TURN = re.compile(r"^(Your turn, [^—]+|Game over.*)$")  # not while a move is being sent
 
 
+def snap(page, path, **kwargs) -> None:
+    """A screenshot without a hover tooltip left over from the last click."""
+    page.mouse.move(0, 0)
+    page.screenshot(path=path, full_page=True, **kwargs)
+
+
 def png(path) -> bool:
     return path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -40,12 +46,12 @@ def test_play_a_whole_game_against_a_bot(server, new_page, shots):
     expect(page.locator("#created")).to_be_visible()
     invite = page.locator(".invite input").first.input_value()
     assert re.search(r"/table/[\w-]+#token=[\w-]+$", invite)
-    page.screenshot(path=shots / "lobby.png", full_page=True)
+    snap(page, shots / "lobby.png")
     page.locator("a[data-seat='0']").click()
 
     expect(page.locator("#status")).to_have_text(YOUR_TURN)
     assert "#token" not in page.url  # the token leaves the address bar
-    page.screenshot(path=shots / "table-start.png", full_page=True)
+    snap(page, shots / "table-start.png")
     turns = 0
     while "Game over" not in page.locator("#status").inner_text():
         take_turn(page, swap=turns == 0)
@@ -53,12 +59,12 @@ def test_play_a_whole_game_against_a_bot(server, new_page, shots):
         expect(page.locator("#status")).to_have_text(YOUR_TURN)
         assert turns < 20, "the game does not end"
         if turns == 1:
-            page.screenshot(path=shots / "table-midgame.png", full_page=True)
+            snap(page, shots / "table-midgame.png")
     summary = page.locator("#summary")
     expect(summary).to_be_visible()
-    expect(summary.locator("tbody tr")).to_have_count(2)
+    expect(summary.locator("#summary-table tbody tr")).to_have_count(2)
     expect(summary).to_contain_text("Ixchel")
-    page.screenshot(path=shots / "game-over.png", full_page=True)
+    snap(page, shots / "game-over.png")
     log_entries = page.locator("#log li").count()
     assert log_entries >= 6
 
@@ -72,7 +78,7 @@ def test_play_a_whole_game_against_a_bot(server, new_page, shots):
     page.select_option("#replay-perspective", "1")
     page.click("#replay-first")
     expect(page.locator("#status")).to_contain_text("Replay — move 0 of")
-    page.screenshot(path=shots / "replay.png", full_page=True)
+    snap(page, shots / "replay.png")
     for name in ("lobby", "table-start", "table-midgame", "game-over", "replay"):
         assert png(shots / f"{name}.png")
 
@@ -150,11 +156,38 @@ def test_phone_sized_screen(server, new_page, support, shots):
     assert widths[0] <= widths[1], f"horizontal scrolling on a phone: {widths}"
     board = page.locator("#board svg").bounding_box()
     assert board and board["width"] <= 390
-    page.screenshot(path=shots / "phone-table.png", full_page=True)
+    snap(page, shots / "phone-table.png")
     page.goto(server.url + "/")
     expect(page.locator("#create")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=shots / "phone-lobby.png", full_page=True)
+    snap(page, shots / "phone-lobby.png")
+
+
+@pytest.mark.parametrize("game", ["tikal", "tzolkin"])
+def test_real_boards_on_a_phone(game, server, new_page, support, shots):
+    """Both boards fit a phone's width (no sideways scrolling of the page) and a tap on a
+    target with details shows them with the moves before anything is played."""
+    with httpx.Client(base_url=server.url) as http:
+        table = support.create_table(http, game=game, agents=["human", "random"], seed=5)
+    page = new_page(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    expect(page.locator("#status")).to_have_text(YOUR_TURN)
+    expect(page.locator("#prompt")).to_be_visible()
+    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"horizontal scrolling on a phone: {widths}"
+    board = page.locator("#board").bounding_box()
+    assert board and board["x"] >= 0 and board["x"] + board["width"] <= 390
+    snap(page, shots / f"phone-{game}.png")
+    target = page.locator("#board .target[data-tip]").first
+    tip = target.get_attribute("data-tip")
+    logged = page.locator("#log li").count()
+    target.tap()
+    chooser = page.locator("#chooser")
+    expect(chooser).to_be_visible()
+    expect(chooser.locator(".chooser-tip")).to_have_text(tip)
+    assert page.locator("#log li").count() == logged  # nothing played by the tap itself
+    chooser.locator("button[data-action-id]").first.tap()
+    expect(page.locator("#log li")).not_to_have_count(logged)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mayagames.tzolkin") is None, reason="no Tzolk'in engine")
@@ -181,10 +214,10 @@ def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shot
         decisions += 1
         expect(page.locator("#log li")).not_to_have_count(logged)
         if decisions in (1, 40):
-            page.screenshot(path=shots / f"tzolkin-{decisions}.png", full_page=True)
+            snap(page, shots / f"tzolkin-{decisions}.png")
         assert decisions < 600, "the game does not end"
     expect(page.locator("#summary")).to_be_visible()
-    page.screenshot(path=shots / "tzolkin-game-over.png", full_page=True)
+    snap(page, shots / "tzolkin-game-over.png")
     assert clicks_on_board > decisions // 2  # most decisions were taken on the board itself
 
 
@@ -211,18 +244,18 @@ def test_play_a_whole_tikal_game_against_a_bot_then_replay_it(quick_server, new_
         decisions += 1
         expect(page.locator("#log li")).not_to_have_count(logged)
         if decisions in (1, 25, 120):
-            page.screenshot(path=shots / f"tikal-{decisions}.png", full_page=True)
+            snap(page, shots / f"tikal-{decisions}.png")
         assert decisions < 1000, "the game does not end"
     summary = page.locator("#summary")
     expect(summary).to_be_visible()
-    expect(summary.locator("tbody tr")).to_have_count(2)
-    page.screenshot(path=shots / "tikal-game-over.png", full_page=True)
+    expect(summary.locator("#summary-table tbody tr")).to_have_count(2)
+    snap(page, shots / "tikal-game-over.png")
     with httpx.Client(base_url=quick_server.url) as http:
         final = http.get(f"/api/tables/{table['table']}").json()
         record = http.get(f"/api/tables/{table['table']}/record")
     assert final["terminal"] and record.status_code == 200
     for seat, name in ((0, "P0"), (1, "P1")):
-        row = summary.locator("tbody tr", has_text=name)
+        row = summary.locator("#summary-table tbody tr", has_text=name)
         expect(row).to_contain_text(str(int(final["scores"][seat])))
     total = final["move_number"]
     assert decisions > 100 and total > decisions  # a real game: many decisions, the bot's too
@@ -238,7 +271,7 @@ def test_play_a_whole_tikal_game_against_a_bot_then_replay_it(quick_server, new_
     page.locator("#replay-step").fill(str(total // 2))
     expect(page.locator("#status")).to_contain_text(f"Replay — move {total // 2} of {total}")
     expect(page.locator("#log li")).to_have_count(total // 2)
-    page.screenshot(path=shots / "tikal-replay.png", full_page=True)
+    snap(page, shots / "tikal-replay.png")
     page.click("#replay-last")
     expect(page.locator("#status")).to_contain_text("(final position)")
     expect(page.locator("#log li")).to_have_count(total)

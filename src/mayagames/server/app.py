@@ -23,7 +23,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from ..core.errors import MayaGamesError
+from ..core.registry import get_game
 from ..web import STATIC_DIR
+from ..web.catalogue import catalogue
 from .db import DEFAULT_URL, Database
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
@@ -129,6 +132,18 @@ def add_api(app: FastAPI, service: GameService) -> None:
     async def games() -> dict[str, Any]:
         """The games on offer, with their options, and the seat kinds (human or a bot)."""
         return {"games": service.games(), "agents": service.agents()}
+
+    @app.get("/api/games/{name}/catalogue")
+    async def game_catalogue(name: str) -> JSONResponse:
+        """What each component of the game is and does (titles, costs, effects), for the
+        boards' labels and details; static and public. ``{"game": name}`` alone for a game
+        without one."""
+        try:
+            info = get_game(name)
+        except (ImportError, MayaGamesError) as exc:
+            raise ServerError(404, "no_game", f"there is no game {name!r}") from exc
+        data = catalogue(info.name) or {"game": info.name}
+        return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.post("/api/tables", status_code=201)
     async def create_table(req: CreateTable) -> dict[str, Any]:
