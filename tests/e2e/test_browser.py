@@ -190,65 +190,64 @@ def test_real_boards_on_a_phone(game, server, new_page, support, shots):
     expect(page.locator("#log li")).not_to_have_count(logged)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("mayagames.tzolkin") is None, reason="no Tzolk'in engine")
-def test_play_a_whole_tzolkin_game_against_a_bot(server, new_page, support, shots):
-    with httpx.Client(base_url=server.url) as http:
-        table = support.create_table(http, game="tzolkin", agents=["human", "random"], seed=11)
-    page = new_page(width=1280, height=1000)
-    page.goto(f"{server.url}/table/{table['table']}#token={table['tokens'][0]}")
-    clicks_on_board = decisions = 0
-    while True:
-        expect(page.locator("#status")).to_have_text(YOUR_TURN)
-        if "Game over" in page.locator("#status").inner_text():
-            break
-        logged = page.locator("#log li").count()
-        targets = page.locator("#board .target")
-        if targets.count():
-            targets.nth(decisions % targets.count()).click()
-            clicks_on_board += 1
-            chooser = page.locator("#chooser")
-            if chooser.count():
-                chooser.locator("button").first.click()
-        else:
-            page.locator("#moves button").first.click()
+def board_turn(page, decision: int) -> bool:
+    """Take one decision on the board as a player would: wait for the turn, click a
+    highlighted target (a different one each time), pick the first move a chooser offers,
+    and wait until the move is in the log. False when the game is over."""
+    expect(page.locator("#status")).to_have_text(YOUR_TURN)
+    over, logged, targets = page.evaluate("""() => [document.getElementById('status').textContent.startsWith('Game over'),
+        document.querySelectorAll('#log li').length, document.querySelectorAll('#board .target').length]""")
+    if over:
+        return False
+    assert targets > 0, "every decision has a place on the board"
+    page.locator("#board .target").nth(decision % targets).click()
+    chooser = page.locator("#chooser button[data-action-id]")
+    if chooser.count():
+        chooser.first.click()
+    page.wait_for_function("n => document.querySelectorAll('#log li').length !== n", arg=logged)
+    return True
+
+
+def play_to_the_end(page, shots, game: str, snapshots: tuple[int, ...]) -> int:
+    decisions = 0
+    while board_turn(page, decisions):
         decisions += 1
-        expect(page.locator("#log li")).not_to_have_count(logged)
-        if decisions in (1, 40):
-            snap(page, shots / f"tzolkin-{decisions}.png")
-        assert decisions < 600, "the game does not end"
+        if decisions in snapshots:
+            snap(page, shots / f"{game}-{decisions}.png")
+        assert decisions < 1000, "the game does not end"
+    return decisions
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mayagames.tzolkin") is None, reason="no Tzolk'in engine")
+def test_play_a_whole_tzolkin_game_against_a_bot(quick_server, new_page, support, shots):
+    """A whole Tzolk'in game against a bot, every decision (draft, gears, temples,
+    technologies, buildings, market, buttons) taken on the board, to the summary."""
+    with httpx.Client(base_url=quick_server.url) as http:
+        table = support.create_table(http, game="tzolkin", agents=["human", "random"], seed=11)
+    page = new_page(width=1280, height=1000, reduced_motion="reduce")
+    page.goto(f"{quick_server.url}/table/{table['table']}#token={table['tokens'][0]}")
+    decisions = play_to_the_end(page, shots, "tzolkin", (1, 40))
     expect(page.locator("#summary")).to_be_visible()
+    expect(page.locator("#summary-details")).to_contain_text("Final scoring")
     snap(page, shots / "tzolkin-game-over.png")
-    assert clicks_on_board > decisions // 2  # most decisions were taken on the board itself
+    assert decisions > 50
+    expect(page.locator("#board")).to_contain_text("Game over after day")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mayagames.tikal") is None, reason="no Tikal engine")
 def test_play_a_whole_tikal_game_against_a_bot_then_replay_it(quick_server, new_page, support, shots):
     """A whole 2-player Tikal game against a bot, every decision taken on the board (hexes,
-    cards, AP tokens, tiles, turn-order spaces, buttons), to the summary; then its replay."""
+    cards, AP tokens, tiles, turn-order spaces, powers, treasures, buttons), to the summary;
+    then its replay. Animations are reduced: the test is about behaviour, not the pulse."""
     with httpx.Client(base_url=quick_server.url) as http:
         table = support.create_table(http, game="tikal", agents=["human", "random"], seed=3)
-    page = new_page(width=1280, height=1000)
+    page = new_page(width=1280, height=1000, reduced_motion="reduce")
     page.goto(f"{quick_server.url}/table/{table['table']}#token={table['tokens'][0]}")
-    decisions = 0
-    while True:
-        expect(page.locator("#status")).to_have_text(YOUR_TURN)
-        if "Game over" in page.locator("#status").inner_text():
-            break
-        logged = page.locator("#log li").count()
-        targets = page.locator("#board .target")
-        assert targets.count() > 0, "every Tikal decision has a place on the board"
-        targets.nth(decisions % targets.count()).click()
-        chooser = page.locator("#chooser")
-        if chooser.count():
-            chooser.locator("button").first.click()
-        decisions += 1
-        expect(page.locator("#log li")).not_to_have_count(logged)
-        if decisions in (1, 25, 120):
-            snap(page, shots / f"tikal-{decisions}.png")
-        assert decisions < 1000, "the game does not end"
+    decisions = play_to_the_end(page, shots, "tikal", (1, 25, 120))
     summary = page.locator("#summary")
     expect(summary).to_be_visible()
     expect(summary.locator("#summary-table tbody tr")).to_have_count(2)
+    expect(summary.locator("#summary-details")).to_contain_text("Final Scoring")
     snap(page, shots / "tikal-game-over.png")
     with httpx.Client(base_url=quick_server.url) as http:
         final = http.get(f"/api/tables/{table['table']}").json()

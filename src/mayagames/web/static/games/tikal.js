@@ -61,7 +61,7 @@ export function label(action, catalogue = lastCatalogue) {
     case "Activate": return "Activate your AP token";
     case "Stone": return "Place a Trail Stone";
     case "Trade": return "Trade treasures";
-    case "Recruit": return `Recruit a ${figure(action.figure)}`;
+    case "Recruit": return action.figure === "leader" ? "Recruit a Leader" : "Recruit an Explorer";
     case "Deploy": return `Deploy ${action.figure === "leader" ? "your Leader" : "an Explorer"} at ${action.hex}`;
     case "Move": return `Move ${figure(action.figure)} ${action.from_hex} → ${action.to_hex}`;
     case "Transfer": return `${figure(action.figure)} from Base Camp ${action.from_hex} → ${action.to_hex}`;
@@ -276,7 +276,8 @@ function drawOffer(v, ctx, targets) {
   const bag = typeof v.ap_tokens.bag === "number" ? v.ap_tokens.bag : v.ap_tokens.bag.length;
   const tokens = v.ap_tokens.display.map((value) =>
     `<div class="tk-chip tk-ap"${attrs(`ap-${value}`, `AP token worth ${value} Action Points: spend them on AP actions when you activate it`, targets)}><b>${value}</b><small>AP</small></div>`).join("");
-  const none = v.phase === "round_management" ? "none left" : `all taken this round; ${v.num_players} drawn next round`;
+  const last = v.round >= v.rounds || v.phase === "final_scoring" || v.phase === "over";
+  const none = v.phase === "round_management" ? "none left" : last ? "all taken (last round)" : `all taken this round; ${v.num_players} drawn next round`;
   s += section(`AP tokens (${bag} in the bag)`, `<div class="tk-row">${tokens || `<span class="muted">${none}</span>`}</div>`);
   const tiles = v.tiles.display.map((id) => tileChip(id, `offer-tile-${id}`, c, targets)).join("");
   const piles = Object.entries(v.tiles.piles).map(([k, n]) => `${k} ${typeof n === "number" ? n : n.length}`).join(" · ");
@@ -408,5 +409,5 @@ export function summary(ctx) {
   if (!rows.length) return "";
   const cells = (x) => ["temples", "tallest", "volcanoes", "jungles", "lakes_ruins", "treasures", "total"].map((k) => `<td>${x[k]}</td>`).join("");
   const body = rows.map((x) => `<tr><td>${esc(seatName(ctx, x.seat))}</td>${cells(x)}</tr>`).join("");
-  return `<h3>Final scoring</h3><table class="list summary-breakdown"><thead><tr><th></th><th>temples</th><th>tallest</th><th>volcanoes</th><th>jungles</th><th>lakes × ruins</th><th>treasures</th><th>total</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<h3>Final Scoring</h3><p class="muted">Added at the end to the PP won during the game (an unused director adds ${ctx.catalogue.unused_director_bonus ?? 5} PP).</p><table class="list summary-breakdown"><thead><tr><th></th><th>temples</th><th>tallest</th><th>volcanoes</th><th>jungles</th><th>lakes × ruins</th><th>treasures</th><th>total</th></tr></thead><tbody>${body}</tbody></table>`;
 }
