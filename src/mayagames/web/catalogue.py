@@ -297,6 +297,7 @@ def tzolkin_catalogue() -> Catalogue:
                   for t in DATA.tracks},
         "tech_cost": list(DATA.tech_cost),
         "market": dict(zip(TZOLKIN_BLOCKS, DATA.market)),
+        "tariff": list(DATA.tariff),
         "food": {"corn_per_worker": DATA.corn_per_worker, "unfed_vp": DATA.unfed_vp},
     }
 

@@ -375,10 +375,39 @@ function drawButtons(legal, ctx, targets) {
 }
 
 // --- what to do now ---------------------------------------------------------------------------------
+// Where to click for each kind of sub-decision (docs/tikal_state.md, "pending").
+const WHERE = {
+  ap: "click a highlighted hex (deploy at a Base Camp, move to, set up a camp, clear a floor, place a Guardian, unearth) or a button",
+  stone: "click a highlighted hex, then choose its side",
+  tile: "click a highlighted Jungle hex, then choose the rotation",
+  discard: "click one of your kept cards",
+  trade: "click a treasure in another player's museum, then one of yours to give",
+  journalist: "click a card on offer",
+  ruin_place: "click a highlighted Ruin", temple_base: "click a highlighted Temple",
+  dig: "click a highlighted Ruin", clear: "click a highlighted Temple",
+  camp: "click a highlighted Clearing", relocate: "click a highlighted hex", fisher: "click a highlighted Lake",
+};
+
+function apCosts(c) {
+  const k = c.ap_costs;
+  if (!k) return "";
+  return ` AP costs: deploy ${k.deploy}, move ${k.move_per_stone} per Trail Stone crossed, Base Camp to Base Camp ${k.transfer}, ` +
+    `set up a Base Camp ${k.base_camp}, Trail Stone ${k.trail_stone}, recruit an Explorer ${k.recruit_explorer} / a Leader ${k.recruit_leader}, ` +
+    `clear a floor ${k.clear_floor}, Guardian ${k.guardian}, unearth ${k.unearth}, trade ${k.trade}.`;
+}
+
 export function prompt(ctx) {
   const v = ctx.view;
-  const question = v.pending && v.pending.question;
-  if (question) return question[0].toUpperCase() + question.slice(1) + ".";
+  const pending = v.pending;
+  const question = pending && pending.question;
+  if (question) {
+    let text = question[0].toUpperCase() + question.slice(1);
+    const tile = pending.kind === "tile" && pending.tile && (ctx.catalogue.tiles || {})[pending.tile];
+    if (tile) text += ` ${pending.tile} (${tile.title})`;
+    if (pending.kind === "stone" && pending.hex) text += ` (hex ${pending.hex})`;
+    if (WHERE[pending.kind]) text += `: ${WHERE[pending.kind]}`;
+    return text + "." + (pending.kind === "ap" ? apCosts(ctx.catalogue) : "");
+  }
   if (v.phase === "round_management") {
     return "Round Management: take one item for your campsite — your statuette (a space of next round's order), an AP token, a terrain tile or an action card.";
   }

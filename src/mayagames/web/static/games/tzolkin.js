@@ -107,7 +107,8 @@ function drawHead(v, ctx, targets) {
   const ssp = v.starting_player_space;
   const tip = "Starting Player Space: place a worker here to take the corn on it and become the starting player " +
     "(or pass the marker to the left); with a light board you may then advance the calendar 2 days.";
-  const sps = `<div class="tz-sps"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}</span></div>`;
+  const cost = targets.start ? ` · placing costs ${tariff(v, c)} corn` : "";
+  const sps = `<div class="tz-sps"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
   return `<div class="tz-head"><div><div class="tz-day" data-tip="${esc("The game lasts " + last + " rounds (days) unless players speed the calendar up.\nFood Days: feed 2 corn per worker (−3 VP per unfed worker), then temple rewards.\n" + food)}"><b>${esc(dayText)}</b> · Age ${cal.age}${esc(next)}</div>` +
     `<div class="muted">Starting player: ${esc(seatName(ctx, v.starting_player))}</div></div>${sps}</div>`;
 }
@@ -132,6 +133,19 @@ function spaceTip(gear, i, occupant, v, ctx) {
   return tip;
 }
 
+// What the next worker placed costs (rules section 9): the lowest free space's number in
+// corn plus the tariff of the workers already placed this turn (null: the gear is full).
+function tariff(v, c) {
+  const placed = v.decision && v.decision.kind === "placing" ? v.decision.placed || 0 : 0;
+  const list = c.tariff || [];
+  return list.length ? list[Math.min(placed, list.length - 1)] : 0;
+}
+
+function placement(gear, v, c) {
+  const space = gear.spaces.findIndex((x) => x === null || x === undefined);
+  return space < 0 ? null : { space, corn: space + tariff(v, c) };
+}
+
 function drawGear(gear, v, ctx, targets, dim) {
   const big = gear.spaces.length > 8;
   const size = 200, cx = 100, cy = 100, radius = big ? 80 : 74, hole = big ? 13 : 15;
@@ -139,9 +153,12 @@ function drawGear(gear, v, ctx, targets, dim) {
   const gearKey = `gear-${gear.name}`;
   const anyTarget = targets[gearKey] || gear.spaces.some((_, i) => targets[`space-${gear.name}-${i}`]);
   let s = `<circle cx="${cx}" cy="${cy}" r="${radius + hole + 3}" fill="#e2d9c8"/>`;
-  const placeTip = `${gear.title}: place a worker on its lowest free space (cost: that space's number in corn, plus 1 corn per extra worker placed this turn)`;
+  const next = targets[gearKey] ? placement(gear, v, ctx.catalogue) : null;
+  const placeTip = `${gear.title}: a worker goes on the lowest free space and costs that space's number in corn, ` +
+    "plus the tariff of the workers already placed this turn (+0, +1, +2...)" + (next ? `\nNext worker: space ${next.space}, ${next.corn} corn` : "");
   s += `<g${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${radius - hole - 5}" fill="#2f7d6d"/>` +
-    t(cx, cy + 5, gear.title, { size: gear.title.length > 8 ? 14 : 17, weight: "bold", fill: "white" }) + "</g>";
+    t(cx, cy + (next ? 0 : 5), gear.title, { size: gear.title.length > 8 ? 14 : 17, weight: "bold", fill: "white" }) +
+    (next ? t(cx, cy + 18, `${next.corn} corn`, { size: 13, fill: "#fdf3dc" }) : "") + "</g>";
   if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${radius - hole - 9}" fill="none"/>`;
   const spot = (i, occupant, dead) => {
     const angle = -Math.PI / 2 + (2 * Math.PI * i) / total;
@@ -335,7 +352,7 @@ const PROMPTS = {
   "two temples": "Choose two different temples to step up on, and the block you pay.",
   technology: "Choose a technology to advance (paid with resource blocks), or stop.",
   "pay blocks": "Choose the resource block to pay with.",
-  build: "Choose what to build (the highlighted cards), or stop.",
+  build: "Choose what to build (the highlighted cards).",
   "take blocks": "Choose the resource block to take.",
   market: "Buy or sell at the market (click a resource), then stop.",
   mirror: "Choose the action to copy (a space of Palenque, Yaxchilan, Tikal or Uxmal).",
@@ -349,6 +366,7 @@ export function prompt(ctx) {
   let text = PROMPTS[d.kind] || "";
   if (d.kind === "choose action" && d.gear) text = `Your worker on ${cap(d.gear)} ${d.space}: ` + text[0].toLowerCase() + text.slice(1);
   if (d.kind === "turn" && ctx.legal.some((a) => a.kind === "Beg")) text += " With 2 corn or less you may beg a temple for corn.";
+  if (d.kind === "build" && ctx.legal.some((a) => a.kind === "Stop")) text += " Or stop.";
   return text;
 }
 
