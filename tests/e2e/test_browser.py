@@ -41,9 +41,15 @@ def test_play_a_whole_game_against_a_bot(server, new_page, shots):
     page.select_option("#game", "toy")
     page.select_option("#players", "2")
     page.fill("[name=name-0]", "Ixchel")
-    page.select_option("[name=agent-1]", "random")
+    offered = httpx.get(server.url + "/api/games").json()["bots"]
+    for bot in offered:  # every bot the server offers, difficulty levels included
+        expect(page.locator(f"[name=agent-1] option[value='{bot['spec']}']")).to_have_count(1)
+    page.select_option("[name=agent-1]", "other")  # a bot typed as its spec
+    expect(page.locator("[name=spec-1]")).to_be_visible()
+    page.fill("[name=spec-1]", "random")
     page.click("#create")
     expect(page.locator("#created")).to_be_visible()
+    expect(page.locator("#invites")).to_contain_text("bot (random)")
     invite = page.locator(".invite input").first.input_value()
     assert re.search(r"/table/[\w-]+#token=[\w-]+$", invite)
     snap(page, shots / "lobby.png")

@@ -40,11 +40,12 @@ def encode(message: dict[str, Any]) -> str:
 
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
-               bot_delay: float = 0.0, bot_workers: int = 2,
+               bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
                list_test_games: bool = False) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory."""
     database = db or Database(database_url or DEFAULT_URL)
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
+                          bot_processes=bot_processes,
                           list_test_games=list_test_games)
 
     @asynccontextmanager
@@ -130,8 +131,9 @@ def add_api(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        """The games on offer, with their options, and the seat kinds (human or a bot)."""
-        return {"games": service.games(), "agents": service.agents()}
+        """The games on offer, with their options; the seat kinds (human or a bot spec
+        name) and the bots a lobby offers, with a line on each (difficulty levels first)."""
+        return {"games": service.games(), "agents": service.agents(), "bots": service.bot_choices()}
 
     @app.get("/api/games/{name}/catalogue")
     async def game_catalogue(name: str) -> JSONResponse:
