@@ -315,7 +315,7 @@ function drawPlayer(p, v, ctx, targets) {
   const toMove = !ctx.terminal && ctx.current === p.seat;
   const name = seatName(ctx, p.seat);
   let s = `<div class="tk-player${toMove ? " to-move" : ""}${you ? " you" : ""}" style="--seat:${COLOURS[colour]}">`;
-  s += `<div class="tk-ph"><span class="tk-dot"></span><b>${toMove ? "▶ " : ""}${esc(name)}${you ? " (you)" : ""}</b>` +
+  s += `<div class="tk-ph"><span class="tk-dot"></span><b>${toMove ? "▶ " : ""}${esc(name)}${you ? (ctx.replay ? " (seen from here)" : " (you)") : ""}</b>` +
     `<span class="tk-pp" data-tip="Prestige Points (the score track)">${p.prestige} PP</span>${p.passed ? '<span class="badge">passed</span>' : ""}</div>`;
   s += `<p class="tk-line" data-tip="Available Supply (campsite) · Unavailable Supply (box): recruit from the box with AP or cards">` +
     `Supply: ${p.available.explorers} Explorers, ${p.available.leaders} Leader${p.available.leaders === 1 ? "" : "s"} · box: ${p.unavailable.explorers} + ${p.unavailable.leaders}L · ` +
@@ -348,6 +348,9 @@ function drawPlayer(p, v, ctx, targets) {
     return `<span class="tk-power${used ? " used" : ""}${d.used && !used ? " spent" : ""}"${attrs(you ? `power-${power}` : null, tip, targets)}>${esc(cap(power))}</span>`;
   }).join(" ");
   s += `<p class="tk-line tk-director">Director ${esc(d.name)}: ${powers}</p>`;
+  if (you && !d.used) {  // your own powers in words (others': on hover / tap)
+    s += `<ul class="tk-powers">${d.powers.map((power) => `<li><b>${esc(cap(power))}</b>: ${esc(((c.powers || {})[power] || {}).text || "")}</li>`).join("")}</ul>`;
+  }
   if (p.score_if_now) {
     const sc = p.score_if_now;
     s += `<p class="tk-line muted" data-tip="What a scoring now would give: temples ${sc.temples}, tallest ${sc.tallest}, volcanoes ${sc.volcanoes}, jungles ${sc.jungles}, lakes × ruins ${sc.lakes_ruins}, treasures ${sc.treasures}">A scoring now: +${sc.total} PP</p>`;

@@ -285,7 +285,7 @@ function drawPlayer(p, v, ctx) {
   const toMove = !ctx.terminal && ctx.current === p.seat;
   const w = p.workers;
   let s = `<div class="tz-player${toMove ? " to-move" : ""}" style="--seat:${SEAT_COLOURS[p.seat]}">`;
-  s += `<div class="tz-ph"><span class="tz-dot big"></span><b>${toMove ? "▶ " : ""}${esc(seatName(ctx, p.seat))}${you ? " (you)" : ""}</b>` +
+  s += `<div class="tz-ph"><span class="tz-dot big"></span><b>${toMove ? "▶ " : ""}${esc(seatName(ctx, p.seat))}${you ? (ctx.replay ? " (seen from here)" : " (you)") : ""}</b>` +
     `<span class="tz-vp" data-tip="Victory points on the track (the final score adds goods, skulls and monuments)">${p.vp} VP</span></div>`;
   s += `<p class="tz-line tz-goods">${GOODS.map((k) => `${res(k, p[k === "skull" ? "skulls" : k])} ${k === "skull" ? "skulls" : k}`).join(" ")}</p>`;
   s += `<p class="tz-line" data-tip="Ready: in hand to place; on gears: placed; in the bank: gained with Uxmal 3">Workers: ${w.ready} ready · ${w.on_gears} on gears${w.on_start_space ? " · 1 on the Starting Player Space" : ""} · ${w.bank} in the bank</p>`;

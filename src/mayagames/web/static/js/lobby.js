@@ -56,7 +56,7 @@ function defaultBot() {
 function seatKind(i) {
   const options = [el("option", { value: "human" }, "person"),
     ...botChoices().map((b) => el("option", { value: b.spec, title: b.doc }, `bot: ${b.title}${b.level ? " (level)" : ""}`)),
-    el("option", { value: OTHER }, "bot: other (type its spec)…")];
+    el("option", { value: OTHER }, "bot: other spec…")];
   const kind = el("select", { name: `agent-${i}`, "aria-label": `seat ${i + 1} player` }, options);
   kind.value = i === 0 ? "human" : defaultBot();
   const spec = el("input", { name: `spec-${i}`, class: "hidden", placeholder: "e.g. mcts:500i or heuristic:noise=0.5", "aria-label": `seat ${i + 1} bot spec` });

@@ -155,7 +155,7 @@ function context(view, legal, seat, s) {
   return {
     view, legal, seat, seats: s.seats, numPlayers: s.num_players,
     current: s.current_player, terminal: s.terminal, scores: s.scores,
-    catalogue: app.catalogue || {}, winners: s.winners || [],
+    catalogue: app.catalogue || {}, winners: s.winners || [], replay: Boolean(app.replay),
   };
 }
 
