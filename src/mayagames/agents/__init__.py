@@ -3,18 +3,33 @@
 An agent gets only a *view* (what its seat may know) and the legal actions, and
 returns one of them::
 
-    agent = make_agent("random", seed=1)
+    agent = make_agent("mcts:500i", seed=1)
     action = agent.act(state.view(seat), state.legal_actions())
 
-Specs understood by :func:`make_agent` are listed in :data:`AGENT_FACTORIES`.
+Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
+
+* ``random``: uniformly random legal moves;
+* ``heuristic[:samples=3,noise=0,epsilon=0]``: greedy one-ply search on the
+  game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
+  the game's score scale, ``epsilon`` the chance of a random move;
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on]``: information-set MCTS
+  (:mod:`.mcts`);
+  BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
+  (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
+  number of random plies before the estimate (``rollout=end`` plays to the end);
+* difficulty levels ``easy``, ``medium``, ``hard`` (:data:`LEVELS`): aliases of
+  the specs above, for the terminal and the web app.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Protocol, Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
+from .heuristic import HeuristicAgent
+from .mcts import MCTSAgent, SearchStats
 
 
 class Agent(Protocol):
@@ -36,16 +51,134 @@ class RandomAgent:
         return legal[self.rng.randbelow(len(legal))]
 
 
+# Difficulty levels a player chooses (terminal, web app): name -> (spec, description).
+LEVELS: dict[str, tuple[str, str]] = {
+    "easy": ("heuristic:samples=1,noise=1,epsilon=0.25",
+             "greedy bot with noise: often fine, sometimes careless"),
+    "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
+    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
+}
+
+_BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")
+
+
+def parse_params(arg: str, spec: str) -> tuple[list[str], dict[str, str]]:
+    """Split ``a,b,key=value`` into positional parts and keyword parts."""
+    plain: list[str] = []
+    keyed: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in arg.split(","))):
+        key, sep, value = part.partition("=")
+        if sep:
+            keyed[key.strip().lower()] = value.strip()
+        else:
+            plain.append(part.lower())
+    return plain, keyed
+
+
+def _number(keyed: dict[str, str], key: str, default: float, spec: str) -> float:
+    try:
+        return float(keyed.pop(key)) if key in keyed else default
+    except ValueError:
+        raise ValueError(f"agent {spec!r}: {key} must be a number") from None
+
+
+def _reject_unknown(keyed: dict[str, str], spec: str, known: str) -> None:
+    if keyed:
+        raise ValueError(f"agent {spec!r}: unknown setting(s) {sorted(keyed)}; known: {known}")
+
+
+def parse_budget(text: str, spec: str) -> tuple[int | None, float | None]:
+    """``500i`` -> (500, None); ``1s`` -> (None, 1.0); ``250ms`` -> (None, 0.25); ``500i+2s``."""
+    iterations: int | None = None
+    seconds: float | None = None
+    for token in text.split("+"):
+        m = _BUDGET.fullmatch(token.strip())
+        if not m:
+            raise ValueError(f"agent {spec!r}: budget {token!r} must look like 500i, 1s or 250ms")
+        value, unit = float(m.group(1)), m.group(2)
+        if unit == "i":
+            if value != int(value):
+                raise ValueError(f"agent {spec!r}: iterations must be a whole number")
+            iterations = int(value)
+        else:
+            seconds = value / 1000.0 if unit == "ms" else value
+    return iterations, seconds
+
+
+def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAgent:
+    plain, keyed = parse_params(arg, spec)
+    if plain:
+        raise ValueError(f"agent {spec!r}: unexpected {plain}; use key=value settings")
+    samples = _number(keyed, "samples", 3, spec)
+    noise = _number(keyed, "noise", 0.0, spec)
+    epsilon = _number(keyed, "epsilon", 0.0, spec)
+    _reject_unknown(keyed, spec, "samples, noise, epsilon")
+    return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon, name=spec)
+
+
+def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
+    plain, keyed = parse_params(arg, spec)
+    if len(plain) != 1:
+        raise ValueError(f"agent {spec!r}: give one budget, e.g. mcts:500i or mcts:1s")
+    iterations, seconds = parse_budget(plain[0], spec)
+    c = _number(keyed, "c", 0.7, spec)
+    temperature = _number(keyed, "temp", 0.0, spec) or None
+    rollout_text = keyed.pop("rollout", "default").lower()
+    norm_text = keyed.pop("norm", "on").lower()
+    prior = _number(keyed, "prior", 1.0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior")
+    if norm_text not in ("on", "off"):
+        raise ValueError(f"agent {spec!r}: norm must be on or off")
+    if rollout_text == "end":
+        rollout: int | None = None
+    elif rollout_text == "default":
+        rollout = -1
+    elif rollout_text.isdigit():
+        rollout = int(rollout_text)
+    else:
+        raise ValueError(f"agent {spec!r}: rollout must be a number of plies or 'end'")
+    return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
+                     rollout_plies=rollout, temperature=temperature,
+                     normalize=norm_text == "on", prior=prior, name=spec)
+
+
+def level_agent(level: str) -> Callable[[str, int], Agent]:
+    def build(arg: str, seed: int) -> Agent:
+        if arg:
+            raise ValueError(f"agent {level!r} takes no settings (it means {LEVELS[level][0]!r})")
+        return make_agent(LEVELS[level][0], seed)
+    return build
+
+
 # spec name -> factory(argument after ':' or '', seed) -> Agent
 AGENT_FACTORIES: dict[str, Callable[[str, int], Agent]] = {
     "random": lambda arg, seed: RandomAgent(seed),
+    "heuristic": lambda arg, seed: heuristic_agent(arg, seed, f"heuristic:{arg}" if arg else "heuristic"),
+    "mcts": lambda arg, seed: mcts_agent(arg, seed, f"mcts:{arg}"),
+    **{level: level_agent(level) for level in LEVELS},
+}
+
+AGENT_DOCS: dict[str, str] = {
+    "random": "uniformly random legal moves",
+    "heuristic": "greedy one-ply search on the game's score estimate "
+                 "(settings: samples=3, noise=0, epsilon=0)",
+    "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
+            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off)",
+    **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
-    """Build an agent from a spec such as ``random`` (``name:argument`` for budgets)."""
+    """Build an agent from a spec such as ``random``, ``mcts:1s`` or ``hard``.
+
+    Raises ``ValueError`` with the known specs for an unknown or malformed spec.
+    """
     name, _, arg = spec.strip().partition(":")
-    factory = AGENT_FACTORIES.get(name.lower())
+    factory = AGENT_FACTORIES.get(name.strip().lower())
     if factory is None:
         raise ValueError(f"unknown agent {spec!r}; known: {sorted(AGENT_FACTORIES)} and 'human'")
-    return factory(arg, seed)
+    return factory(arg.strip(), seed)
+
+
+__all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "Agent", "HeuristicAgent", "MCTSAgent",
+           "RandomAgent", "SearchStats", "make_agent", "parse_budget"]

@@ -1,0 +1,92 @@
+"""The heuristic (greedy) bot: one ply of look-ahead with the game's estimate.
+
+For each legal action it applies the action to a few determinizations of its
+view (hidden parts sampled consistently with what it may know) and scores the
+result by the game's estimate of final scores (:func:`hooks.estimator`), taken
+from its own view of the result: *own estimate minus the best opponent's*. A
+compound turn is a chain of sub-decisions, each decided the same way.
+
+Noise makes weaker bots: ``epsilon`` is the chance of a uniformly random move,
+``noise`` the standard deviation of Gaussian noise added to each value, in units
+of the game's score scale (:func:`hooks.score_scale`), so a level means the same in
+every game.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ..core.game import Action, State
+from ..core.rng import Rng
+from .hooks import Estimator, estimator, score_scale
+
+
+def margin(estimate: Sequence[float], seat: int) -> float:
+    """Own estimate minus the best opponent's (own estimate alone in solo play)."""
+    others = [v for s, v in enumerate(estimate) if s != seat]
+    return estimate[seat] - (max(others) if others else 0.0)
+
+
+def gaussian(rng: Rng) -> float:
+    """A standard normal draw (Box–Muller) from the seeded generator."""
+    u1 = 1.0 - rng.random()
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * rng.random())
+
+
+def argmax_random_tie(values: Sequence[float], rng: Rng, tol: float = 1e-9) -> int:
+    """Index of the largest value, ties broken by the generator."""
+    best = max(values)
+    ties = [i for i, v in enumerate(values) if v >= best - tol]
+    return ties[rng.randbelow(len(ties))]
+
+
+TIE_BREAK_WIN = 0.5  # less than any score point: only decides between equal margins
+
+
+class HeuristicAgent:
+    """Greedy one-ply search on the game's estimate of final scores."""
+
+    def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
+                 epsilon: float = 0.0, name: str = "heuristic") -> None:
+        if samples < 1:
+            raise ValueError("heuristic: samples must be at least 1")
+        if noise < 0 or not 0.0 <= epsilon <= 1.0:
+            raise ValueError("heuristic: noise must be >= 0 and epsilon in [0, 1]")
+        self.name = name
+        self.rng = Rng(seed)
+        self.samples = samples
+        self.noise = noise
+        self.epsilon = epsilon
+
+    def act(self, view: State, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return legal[self.rng.randbelow(len(legal))]
+        values = self.action_values(view, legal)
+        if self.noise:
+            spread = self.noise * score_scale(view.info)
+            values = [v + spread * gaussian(self.rng) for v in values]
+        return legal[argmax_random_tie(values, self.rng)]
+
+    def action_values(self, view: State, legal: Sequence[Action]) -> list[float]:
+        """Mean margin after each action, over ``samples`` determinizations."""
+        seat = view.current_player
+        assert seat is not None, "the heuristic bot was asked to move in a finished game"
+        estimate = estimator(view.info)
+        totals = [0.0] * len(legal)
+        for _ in range(self.samples):
+            world = view.determinize(self.rng)
+            for i, action in enumerate(legal):
+                totals[i] += self._value_after(world, action, seat, estimate)
+        return [t / self.samples for t in totals]
+
+    @staticmethod
+    def _value_after(world: State, action: Action, seat: int, estimate: Estimator) -> float:
+        after = world.clone()
+        after.apply_unchecked(action)
+        if after.is_terminal:  # the true result; a won tie-break beats a lost one
+            return margin(after.scores(), seat) + (TIE_BREAK_WIN if seat in after.winners() else 0.0)
+        # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
+        return margin(estimate(after.view(seat)), seat)

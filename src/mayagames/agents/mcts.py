@@ -1,0 +1,285 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012):
+one tree over the actions taken from the bot's information set. Each iteration
+
+1. samples a full state consistent with the bot's *view* (``view.determinize``),
+2. descends the tree, choosing among the children that are legal in that sample
+   by UCB1 with *availability* counts (a child's exploration term uses how often
+   it was available, not how often its parent was visited); the mean rewards in
+   UCB are min-max normalised over the tree (as in MuZero), so that small
+   differences between estimates, e.g. mid-game in a long Euro game, still steer
+   the search instead of drowning in the exploration term,
+3. expands one untried legal action,
+4. plays a rollout with a cheap default policy (uniformly random) to the end,
+   or for ``rollout_plies`` plies and then asks the game's estimate of final
+   scores (:mod:`.hooks`) for every seat's chance to win (a softmax of the
+   estimates with the game's score scale as temperature),
+5. backs the reward vector up: each edge collects the reward of the seat that
+   chose it (1 shared among winners at the end of a game).
+
+When the game has an estimate, the root actions also get a *progressive bias*
+(Chaslot et al. 2008) from the heuristic bot's one-ply values, normalised to
+[0, 1]: ``prior * h(a) / (1 + visits)`` is added to their UCB value. A small
+search therefore starts from the greedy move and leaves it only for a reason it
+found; the bias fades as visits grow. Untried root actions are expanded in the
+order of that bias.
+
+The budget is a number of iterations, a wall-clock time per decision, or both
+(whichever ends first). With an iteration budget the search is deterministic
+given the seed: the same view gives the same decision every time. The move
+played is the most visited root action. :class:`SearchStats` reports the work
+done (iterations per second for benchmarks and the arena).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from ..core.game import Action, State
+from ..core.rng import Rng
+from .heuristic import argmax_random_tie
+from .hooks import Estimator, estimator, has_estimator, score_scale
+
+DEFAULT_C = 0.7  # UCB exploration constant for rewards in [0, 1]
+DEFAULT_CUTOFF = 30  # rollout plies before the estimate, for games with a heuristic
+DEFAULT_PRIOR = 1.0  # weight of the heuristic's progressive bias at the root
+
+
+class Node:
+    """An edge of the tree (the action leading here) with its statistics."""
+
+    __slots__ = ("children", "visits", "value", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.value = 0.0  # sum of rewards of the seat that chose this action
+        self.avail = 1  # times this action was legal when its parent was visited
+
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+    def size(self) -> int:
+        return 1 + sum(child.size() for child in self.children.values())
+
+
+@dataclass
+class SearchStats:
+    """What one decision's search did."""
+
+    iterations: int
+    seconds: float
+    nodes: int = 0
+    max_depth: int = 0
+    root: list[dict[str, Any]] = field(default_factory=list)  # action, visits, mean
+
+    @property
+    def iterations_per_s(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "iterations_per_s": round(self.iterations_per_s, 1)}
+
+
+def win_chances(estimate: Sequence[float], temperature: float) -> list[float]:
+    """Softmax of estimated final scores: each seat's chance to win, summing to 1."""
+    top = max(estimate)
+    weights = [math.exp((v - top) / temperature) for v in estimate]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class EngineError(RuntimeError):
+    """The game engine broke the protocol during a search (e.g. a stuck state)."""
+
+
+def legal_or_fail(state: State) -> list[Action]:
+    """The legal actions of a non-terminal state; an empty list is an engine bug."""
+    legal = state.legal_actions()
+    if not legal:
+        raise EngineError(f"{state.info.name}: a sampled state is not over but has no legal "
+                          "action (an engine bug; the search cannot go on)")
+    return legal
+
+
+class MCTSAgent:
+    """Single-observer information-set MCTS with an iteration and/or time budget."""
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 c: float = DEFAULT_C, rollout_plies: int | None = -1,
+                 temperature: float | None = None, normalize: bool = True,
+                 prior: float = DEFAULT_PRIOR, name: str = "mcts") -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
+        if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
+            raise ValueError("mcts: the budget must be positive")
+        self.name = name
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout_plies = rollout_plies  # -1: the default for the game; None: to the end
+        self.temperature = temperature
+        self.normalize = normalize
+        self.prior = prior
+        self._bias: dict[Action, float] = {}  # progressive bias of the root actions
+        self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
+        self.last: SearchStats | None = None
+        self.decisions = 0  # decisions searched (forced moves are not searched)
+        self.total_iterations = 0
+        self.total_seconds = 0.0
+
+    # --- the Agent interface ------------------------------------------------
+    def act(self, view: State, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        action, stats = self.search(view, legal)
+        self.last = stats
+        self.decisions += 1
+        self.total_iterations += stats.iterations
+        self.total_seconds += stats.seconds
+        return action
+
+    def summary(self) -> dict[str, Any]:
+        """Totals over every decision searched (for the arena's records)."""
+        rate = self.total_iterations / self.total_seconds if self.total_seconds else 0.0
+        return {"searched_decisions": self.decisions, "iterations": self.total_iterations,
+                "search_seconds": round(self.total_seconds, 4),
+                "iterations_per_s": round(rate, 1)}
+
+    # --- the search -----------------------------------------------------------
+    def search(self, view: State, legal: Sequence[Action]) -> tuple[Action, SearchStats]:
+        """Search from ``view`` and return the most visited legal root action."""
+        rng = self.rng.spawn()
+        info = view.info
+        estimate = estimator(info)
+        cutoff = self._cutoff(view)
+        temperature = self.temperature or score_scale(info)
+        root = Node()
+        self._low, self._high = math.inf, -math.inf
+        self._bias = self._root_bias(view, legal, rng)
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        done = max_depth = 0
+        while True:
+            depth = self._iterate(root, view, rng, estimate, cutoff, temperature)
+            done += 1
+            max_depth = max(max_depth, depth)
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if time.perf_counter() >= deadline:
+                break
+        elapsed = time.perf_counter() - start
+        action = self._best_root_action(root, legal, rng)
+        stats = SearchStats(done, elapsed, root.size(), max_depth, [
+            {"action": str(a), "visits": n.visits, "mean": round(n.mean(), 4)}
+            for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)])
+        return action, stats
+
+    def _root_bias(self, view: State, legal: Sequence[Action], rng: Rng) -> dict[Action, float]:
+        """Heuristic one-ply values of the root actions, scaled to [0, prior]."""
+        if not self.prior or not has_estimator(view.info):
+            return {}
+        from .heuristic import HeuristicAgent
+
+        greedy = HeuristicAgent(seed=rng.next64(), samples=1)
+        values = greedy.action_values(view, legal)
+        low, high = min(values), max(values)
+        if high - low < 1e-9:
+            return {}
+        return {a: self.prior * (v - low) / (high - low) for a, v in zip(legal, values)}
+
+    def _cutoff(self, view: State) -> int | None:
+        if self.rollout_plies is None or self.rollout_plies >= 0:
+            return self.rollout_plies
+        return DEFAULT_CUTOFF if has_estimator(view.info) else None
+
+    def _iterate(self, root: Node, view: State, rng: Rng, estimate: Estimator,
+                 cutoff: int | None, temperature: float) -> int:
+        """One iteration (steps 1-5 of the module doc); returns the tree depth reached."""
+        state = view.determinize(rng)  # 1. a world consistent with the view
+        node = root
+        path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
+        while (mover := state.current_player) is not None:
+            legal = legal_or_fail(state)
+            untried = self._count_availability(node, legal)
+            if untried:  # 3. expansion (at the root: the heuristic's favourite first)
+                action = self._pick_untried(untried, rng, node is root)
+                node.children[action] = child = Node()
+                state.apply_unchecked(action)
+                path.append((child, mover))
+                break
+            action = self._select(node, legal, node is root)  # 2. selection by UCB
+            node = node.children[action]
+            state.apply_unchecked(action)
+            path.append((node, mover))
+        rewards = self._rollout(state, rng, estimate, cutoff, temperature)  # 4.
+        for edge, mover in path:  # 5. backpropagation
+            edge.visits += 1
+            edge.value += rewards[mover]
+            mean = edge.value / edge.visits
+            if mean < self._low:
+                self._low = mean
+            if mean > self._high:
+                self._high = mean
+        return len(path)
+
+    def _pick_untried(self, untried: list[Action], rng: Rng, at_root: bool) -> Action:
+        if at_root and self._bias:
+            values = [self._bias.get(a, 0.0) for a in untried]
+            return untried[argmax_random_tie(values, rng)]
+        return untried[rng.randbelow(len(untried))]
+
+    @staticmethod
+    def _count_availability(node: Node, legal: Sequence[Action]) -> list[Action]:
+        """Count one more availability for each known legal child; return the untried."""
+        untried = []
+        children = node.children
+        for action in legal:
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.avail += 1
+        return untried
+
+    def _select(self, node: Node, legal: Sequence[Action], at_root: bool) -> Action:
+        """UCB1 with availability counts (ISMCTS) on min-max normalised means."""
+        best_action, best_value = legal[0], -math.inf
+        children, c = node.children, self.c
+        low, span = 0.0, 1.0
+        if self.normalize and self._high - self._low > 1e-9:
+            low, span = self._low, self._high - self._low
+        bias = self._bias if at_root else {}
+        for action in legal:
+            child = children[action]
+            mean = (child.value / child.visits - low) / span
+            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+            if bias:
+                value += bias.get(action, 0.0) / (1 + child.visits)
+            if value > best_value:
+                best_action, best_value = action, value
+        return best_action
+
+    @staticmethod
+    def _rollout(state: State, rng: Rng, estimate: Estimator, cutoff: int | None,
+                 temperature: float) -> list[float]:
+        limit = state.info.max_decisions if cutoff is None else cutoff
+        plies = 0
+        while state.current_player is not None and plies < limit:
+            legal = legal_or_fail(state)
+            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+            plies += 1
+        if state.current_player is None:
+            return state.returns()
+        return win_chances(estimate(state), temperature)
+
+    @staticmethod
+    def _best_root_action(root: Node, legal: Sequence[Action], rng: Rng) -> Action:
+        """The most visited legal root action (ties and unvisited roots: seeded choice)."""
+        visits = [float(root.children[a].visits) if a in root.children else -1.0 for a in legal]
+        return legal[argmax_random_tie(visits, rng)]

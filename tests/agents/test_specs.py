@@ -1,0 +1,127 @@
+"""Agent specs, difficulty levels, game hooks and bots in terminal play."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from typer.testing import CliRunner
+
+from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgent, MCTSAgent,
+                              RandomAgent, make_agent, parse_budget)
+from mayagames.agents import hooks, toy_heuristic
+from mayagames.agents.mcts import win_chances
+from mayagames.cli import app
+from mayagames.core import GameRecord, get_game, new_game, verify
+from mayagames.core.toy import HIDDEN
+from mayagames.terminal import TerminalGame, new_record
+
+
+@pytest.mark.parametrize("spec, kind", [
+    ("random", RandomAgent), ("heuristic", HeuristicAgent), ("mcts:1s", MCTSAgent),
+    ("mcts:500i", MCTSAgent), ("easy", HeuristicAgent), ("medium", HeuristicAgent),
+    ("hard", MCTSAgent), ("  MCTS:250ms ", MCTSAgent), ("heuristic:samples=5,noise=0.5", HeuristicAgent),
+])
+def test_specs_build_the_right_agent(spec, kind):
+    assert isinstance(make_agent(spec, 1), kind)
+
+
+def test_budgets_and_settings_are_parsed():
+    assert parse_budget("500i", "x") == (500, None)
+    assert parse_budget("1s", "x") == (None, 1.0)
+    assert parse_budget("250ms", "x") == (None, 0.25)
+    assert parse_budget("300i+2.5s", "x") == (300, 2.5)
+    agent = make_agent("mcts:40i,c=1.2,rollout=7,temp=3")
+    assert (agent.iterations, agent.seconds, agent.c, agent.rollout_plies, agent.temperature) == (
+        40, None, 1.2, 7, 3.0)
+    assert make_agent("mcts:1s,rollout=end").rollout_plies is None
+    hard = make_agent("hard")
+    assert hard.seconds == 1.0 and hard.iterations is None
+    easy = make_agent("easy")
+    assert easy.noise > 0 and easy.epsilon > 0
+    assert make_agent("medium").noise == 0 == make_agent("medium").epsilon
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("alphago", "unknown agent"), ("mcts", "one budget"), ("mcts:fast", "budget"),
+    ("mcts:0i", "positive"), ("mcts:1.5i", "whole number"), ("mcts:1s,depth=3", "unknown setting"),
+    ("mcts:1s,rollout=long", "rollout"), ("heuristic:noise=loud", "number"),
+    ("heuristic:samples=0", "samples"), ("heuristic:epsilon=2", "epsilon"),
+    ("heuristic:fast", "unexpected"), ("hard:2s", "takes no settings"),
+])
+def test_bad_specs_are_clear_errors(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)
+
+
+def test_levels_are_listed_and_documented():
+    assert set(LEVELS) == {"easy", "medium", "hard"}
+    assert set(LEVELS) <= set(AGENT_FACTORIES) and set(AGENT_FACTORIES) == set(AGENT_DOCS)
+    for spec, _ in LEVELS.values():
+        make_agent(spec)
+
+
+# --- hooks ------------------------------------------------------------------------
+def test_toy_hooks_are_found_and_unknown_games_fall_back_to_running_scores():
+    toy = get_game("toy")
+    assert hooks.estimator(toy) is toy_heuristic.estimate_scores
+    assert hooks.seat_features(toy) is toy_heuristic.seat_features
+    assert hooks.score_scale(toy) == toy_heuristic.SCORE_SCALE and hooks.has_estimator(toy)
+    bare = replace(toy, name="toy-without-hooks")
+    assert hooks.estimator(bare) is hooks.running_scores and not hooks.has_estimator(bare)
+    assert hooks.seat_features(bare) is None
+    assert hooks.score_scale(bare) == hooks.DEFAULT_SCORE_SCALE
+
+
+def test_game_info_extra_overrides_the_module():
+    def mine(state):
+        return [0.0] * state.num_players
+
+    info = replace(get_game("toy"), extra={"estimate_scores": mine, "score_scale": 9,
+                                           "seat_features": lambda s: []})
+    assert hooks.estimator(info) is mine and hooks.score_scale(info) == 9.0
+    assert hooks.seat_features(info)(None) == []
+
+
+def test_toy_estimate_is_exact_at_the_end_and_needs_no_hidden_information():
+    state = new_game("toy", 2, seed=8)
+    while not state.is_terminal:
+        view = state.view(state.current_player)
+        assert HIDDEN in view.hands[1 - state.current_player]
+        estimate = toy_heuristic.estimate_scores(view)
+        assert len(estimate) == 2 and all(e >= s for e, s in zip(estimate, view.scores()))
+        state.apply(state.legal_actions()[0])
+    assert toy_heuristic.estimate_scores(state) == state.scores()
+    assert toy_heuristic.estimate_scores(state.view(0)) == state.scores()
+    features = toy_heuristic.seat_features(state)
+    assert [set(f) for f in features] == [{"bonus", "opening"}] * 2
+
+
+def test_win_chances_are_a_softmax():
+    chances = win_chances([10.0, 10.0, 4.0], temperature=2.0)
+    assert sum(chances) == pytest.approx(1.0)
+    assert chances[0] == chances[1] > chances[2] > 0
+
+
+# --- terminal play ------------------------------------------------------------------
+def test_play_command_runs_bots_of_every_level(tmp_path):
+    saved = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "toy", "--players", "easy,medium,mcts:20i",
+                                      "--seed", "3", "--save", str(saved)])
+    assert result.exit_code == 0, result.output
+    record = GameRecord.load(saved)
+    assert [s.agent for s in record.seats] == ["easy", "medium", "mcts:20i"]
+    assert verify(record).is_terminal and record.result is not None
+
+
+def test_play_command_rejects_an_unknown_bot():
+    result = CliRunner().invoke(app, ["play", "toy", "--players", "human,grandmaster"])
+    assert result.exit_code == 2 and "unknown agent" in result.output
+
+
+def test_a_human_can_play_against_hard():
+    record = new_record("toy", ["human", "hard"], seed=1)
+    game = TerminalGame(record, ask=lambda prompt: "quit")
+    assert isinstance(game.agents[1], MCTSAgent) and 0 not in game.agents
+    game.play()  # the human quits at once: nothing is lost
+    assert record.moves == []
