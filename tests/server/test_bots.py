@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +155,44 @@ def test_a_hard_bot_moves_within_its_budget_and_the_server_keeps_answering(make_
     assert len(moves) == 6, "the hard bots did not keep moving"
     assert max(gaps) < (seconds or 1.0) + 1.5, gaps  # a decision's budget plus a margin
     assert max(answers) < 0.5, max(answers)  # nobody waits for the bots' thinking
+
+
+WORKER_SCRIPT = """
+import asyncio, os, signal, sys
+from mayagames.agents import make_agent
+from mayagames.core import new_game
+from mayagames.server.bots import BotPool
+
+pool = BotPool(threads=1, processes=1)
+state = new_game("tzolkin", 2, seed=1)
+agent = make_agent("medium", 1)
+action, agent = asyncio.run(pool.decide(agent, state.view(state.current_player), state.legal_actions()))
+print(*pool.processes._processes, flush=True)  # the worker processes' ids
+if sys.argv[1] == "shutdown":
+    pool.shutdown()
+else:
+    os.kill(os.getpid(), signal.SIGKILL)  # a server killed without a chance to clean up
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is gone too
+        return stat.read().split()[2] != "Z"
+
+
+@pytest.mark.skipif("medium" not in AGENT_FACTORIES or not Path("/proc").exists(),
+                    reason="needs the bots' levels and /proc")
+@pytest.mark.parametrize("ending", ["shutdown", "kill"])
+def test_worker_processes_never_outlive_the_server(ending):
+    """Shut down cleanly, the pool waits for its workers; killed, its workers notice the
+    server is gone and end within seconds (no orphan keeps thinking)."""
+    src = Path(__file__).resolve().parents[2] / "src"
+    run = subprocess.run([sys.executable, "-c", WORKER_SCRIPT, ending], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(src)}, timeout=60)
+    pids = [int(p) for p in run.stdout.split()]
+    assert pids, run.stderr
+    wait_until(lambda: not any(alive(pid) for pid in pids), timeout=10)

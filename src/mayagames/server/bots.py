@@ -9,7 +9,10 @@ chosen index and the agent, whose state (its random generator) thus carries on f
 decision to decision exactly as in a thread. Cheap agents (random) and agents that
 live outside the package (test doubles, plug-ins that may not be importable in a
 fresh process) think in threads. If the process pool breaks, the decision is taken
-in a thread and a new pool is started for the next one.
+in a thread and a new pool is started for the next one. Workers end with the server:
+its shutdown waits for them (at most one decision's budget), and each worker also
+holds the reading end of a pipe whose only writer is the server, so that it ends as
+soon as the server's process is gone, even killed.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import pickle
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -50,6 +55,18 @@ def decide_in_worker(agent: Any, view: State, legal: list[Action]) -> tuple[int,
     return legal.index(action), agent
 
 
+def watch_server(alive: Any) -> None:
+    """In a worker process: end it when the server's end of the ``alive`` pipe closes
+    (the server stopped or was killed: the system closes a dead process's pipes)."""
+    def watch() -> None:
+        try:
+            alive.recv()  # the server never writes: this returns only at end of file
+        except (EOFError, OSError):
+            pass
+        os._exit(0)
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
 def thinks_hard(agent: Any) -> bool:
     """Whether a decision of ``agent`` goes to a worker process: the package's own agents,
     except the random one (instant: a process round trip would only slow it down)."""
@@ -73,10 +90,15 @@ class BotPool:
         self.processes_wanted = processes
         self.processes: Executor | None = None
         self.in_process = thinks_hard  # which agents go to the processes (tests may widen it)
+        self.alive: Any = None  # the server's (writing) end of the workers' pipe
 
     def process_pool(self) -> Executor:
         if self.processes is None:
-            self.processes = ProcessPoolExecutor(self.processes_wanted, mp_context=process_context())
+            context = process_context()
+            if self.alive is None:
+                self.reader, self.alive = context.Pipe(duplex=False)
+            self.processes = ProcessPoolExecutor(self.processes_wanted, mp_context=context,
+                                                 initializer=watch_server, initargs=(self.reader,))
         return self.processes
 
     async def decide(self, agent: Any, view: State, legal: list[Action]) -> tuple[Action, Any]:
@@ -96,6 +118,13 @@ class BotPool:
         return await loop.run_in_executor(self.threads, decide, agent, view, legal), agent
 
     def shutdown(self) -> None:
+        """Stop taking decisions; wait for the worker processes to end (a decision under
+        way finishes first), so that none outlives the server."""
         self.threads.shutdown(wait=False, cancel_futures=True)
         if self.processes is not None:
-            self.processes.shutdown(wait=False, cancel_futures=True)
+            self.processes.shutdown(wait=True, cancel_futures=True)
+            self.processes = None
+        if self.alive is not None:
+            self.alive.close()
+            self.reader.close()
+            self.alive = None

@@ -94,7 +94,7 @@ class GameService:
         for room in self.rooms.values():
             for sub in list(room.subscribers):
                 sub.close()
-        self.bots.shutdown()
+        await asyncio.get_running_loop().run_in_executor(None, self.bots.shutdown)
         self.db_pool.shutdown(wait=True)
         self.db.dispose()
 
