@@ -42,6 +42,9 @@ def test_play_a_whole_game_against_a_bot(server, new_page, shots):
     page.select_option("#players", "2")
     page.fill("[name=name-0]", "Ixchel")
     offered = httpx.get(server.url + "/api/games").json()["bots"]
+    assert [b["spec"] for b in offered][:3] == ["easy", "medium", "hard"]  # the levels first
+    expect(page.locator("[name=agent-1]")).to_have_value("easy")  # a new bot seat starts easy
+    expect(page.locator(".seat-doc").nth(1)).not_to_be_empty()  # what that bot is, in words
     for bot in offered:  # every bot the server offers, difficulty levels included
         expect(page.locator(f"[name=agent-1] option[value='{bot['spec']}']")).to_have_count(1)
     page.select_option("[name=agent-1]", "other")  # a bot typed as its spec
