@@ -204,7 +204,8 @@ def board_turn(page, decision: int) -> bool:
     highlighted target (a different one each time), pick the first move a chooser offers,
     and wait until the move is in the log. False when the game is over."""
     expect(page.locator("#status")).to_have_text(YOUR_TURN)
-    over, logged, targets = page.evaluate("""() => [document.getElementById('status').textContent.startsWith('Game over'),
+    over, logged, targets = page.evaluate("""() => [
+        document.getElementById('status').textContent.startsWith('Game over'),
         document.querySelectorAll('#log li').length, document.querySelectorAll('#board .target').length]""")
     if over:
         return False

@@ -258,10 +258,13 @@ def tz_space_texts(gear: Any, titles: Mapping[str, str]) -> list[str]:
 
 
 def tz_tile(tile: Any, titles: Mapping[str, str]) -> str:
+    """A start tile's contents (start_tiles.json, rules section 14)."""
+    from mayagames.tzolkin.components import TEMPLES, TRACKS
+
     goods = dict(zip(("corn", "wood", "stone", "gold", "skull"), tile.gain))
     parts = [tz_amounts(goods)] if any(goods.values()) else []
-    parts += [f"+1 on {titles[t]}" for t, n in zip(("chaac", "quetzalcoatl", "kukulcan"), tile.temples) if n]
-    parts += [f"+1 {titles[t]}" for t, n in zip(("agriculture", "extraction", "architecture", "theology"), tile.techs) if n]
+    parts += [f"+{n} on {titles[t]}" for t, n in zip(TEMPLES, tile.temples) if n]
+    parts += [f"+{n} {titles[t]}" for t, n in zip(TRACKS, tile.techs) if n]
     if tile.workers:
         parts.append(f"+{plural(tile.workers, 'worker')}")
     if tile.farm_free:
