@@ -111,6 +111,8 @@ def test_hot_seat_hides_the_board_between_players(server, new_page, support, sho
             continue
         handovers += 1
         assert page.locator("#board svg").count() == 0  # nothing of the last seat stays on screen
+        assert page.locator("#view-json").inner_text() == ""  # nor in the page's raw view
+        expect(page.locator("#status")).to_have_text(re.compile(r"^Pass the device to P\d$"))
         if handovers == 1:
             page.screenshot(path=shots / "hot-seat-handover.png")
         page.click("#handover-ok")

@@ -121,8 +121,13 @@ function maybeHandOver() {
   const next = s.current_player;
   if (next === s.seat || !app.tokens[next]) return false;
   app.handoverFor = next;
-  $("board").replaceChildren();
+  $("board").replaceChildren();  // nothing of the last seat's view stays in the page
   $("moves").replaceChildren();
+  $("view-json").textContent = "";
+  drawPrompt(null);
+  hideTip();
+  closeChooser();
+  setStatus(`Pass the device to ${s.seats[next].name}`);
   $("handover-title").textContent = `Pass the device to ${s.seats[next].name}`;
   $("handover").classList.remove("hidden");
   return true;
