@@ -131,30 +131,38 @@ def test_the_lobby_offers_the_bots_levels_first(client, support):
 
 @pytest.mark.skipif("hard" not in AGENT_FACTORIES, reason="the difficulty levels (bots) are not installed")
 def test_a_hard_bot_moves_within_its_budget_and_the_server_keeps_answering(make_app, support):
-    """``hard`` searches for its budget per decision in a worker process: each of its moves
-    comes within the budget plus a margin, and the server answers at once meanwhile."""
+    """``hard`` searches for its budget per decision in a worker process: its moves come
+    one budget apart, and meanwhile the server answers in a fraction of that budget (were
+    the loop blocked by the search, answers would wait for it). Medians, so that a
+    machine busy with other tests does not decide; the first move (the worker process
+    starting) is not counted."""
+    from statistics import median
+
     from fastapi.testclient import TestClient
 
     from mayagames.agents import LEVELS, parse_budget
 
-    _, seconds = parse_budget(LEVELS["hard"][0].partition(":")[2], "hard")
+    _, budget = parse_budget(LEVELS["hard"][0].partition(":")[2], "hard")
+    budget = budget or 1.0
     with TestClient(make_app(bot_processes=2)) as client:
-        data = support.create_table(client, game="tikal", agents=["hard", "hard"], seed=5)
-        table = data["table"]
+        table = support.create_table(client, game="tikal", agents=["hard", "hard"], seed=5)["table"]
+        wait_until(lambda: client.get(f"/api/tables/{table}").json()["move_number"] >= 1, timeout=60)
         answers: list[float] = []
-        moves: list[tuple[int, float]] = []  # (move number, when it was seen)
+        moves: list[tuple[int, float]] = []  # (move number, when it was first seen)
         start = time.monotonic()
         while len(moves) < 6 and time.monotonic() - start < 60:
             asked = time.perf_counter()
-            state = client.get(f"/api/tables/{table}").json()
+            number = client.get(f"/api/tables/{table}").json()["move_number"]
             answers.append(time.perf_counter() - asked)
-            if not moves or state["move_number"] != moves[-1][0]:
-                moves.append((state["move_number"], time.monotonic()))
+            if not moves or number != moves[-1][0]:
+                moves.append((number, time.monotonic()))
             time.sleep(0.05)
-    gaps = [b[1] - a[1] for a, b in zip(moves, moves[1:])]
-    assert len(moves) == 6, "the hard bots did not keep moving"
-    assert max(gaps) < (seconds or 1.0) + 1.5, gaps  # a decision's budget plus a margin
-    assert max(answers) < 0.5, max(answers)  # nobody waits for the bots' thinking
+        assert client.app.state.service.bots.processes is not None  # it thought in a process
+    gaps = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(moves, moves[1:])]
+    assert len(moves) == 6, f"the hard bots did not keep moving: {moves}"
+    assert median(gaps) < budget + 0.5, gaps  # about one budget per move
+    assert max(gaps) < budget + 3.0, gaps     # never far beyond it
+    assert median(answers) < budget / 5, (median(answers), max(answers))  # nobody waits for the search
 
 
 WORKER_SCRIPT = """
