@@ -227,13 +227,14 @@ function miniTile(id, tile, rotation = 0) {
   const r = 17, x = 20, y = 20;
   let s = `<polygon points="${hexPoints(x, y, r)}" fill="${FILL[tile.type] || "#ccc"}" stroke="#5c4d3c"/>`;
   const mark = tile.type === "temple" ? String(tile.value) : tile.type === "ruins" ? `${tile.masks}☺` : tile.type === "volcano" ? "▲" : tile.type === "lake" ? "≈" : "";
-  if (mark) s += t(x, y + 5, mark, { size: 13, weight: "bold", fill: tile.type === "volcano" || tile.type === "lake" ? "#fff" : "#2b2521" });
+  if (mark) s += t(x, y + 4, mark, { size: 11, weight: "bold", fill: tile.type === "volcano" || tile.type === "lake" ? "#fff" : "#2b2521" });
   tile.stones.forEach((_, side) => {
     const n = tile.stones[(side - rotation + 6) % 6];
     if (!n) return;
     const angle = (Math.PI / 180) * (60 * side - 60);
-    const sx = x + (r - 4) * Math.cos(angle) * 0.98, sy = y + (r - 4) * Math.sin(angle) * 0.98;
-    s += t(sx, sy + 3, String(n), { size: 8, weight: "bold", fill: "#3d3128" });
+    const sx = x + 13 * Math.cos(angle), sy = y + 13 * Math.sin(angle);
+    s += `<circle cx="${sx.toFixed(1)}" cy="${sy.toFixed(1)}" r="4.6" fill="#f4efe6" stroke="#5c4d3c" stroke-width=".6"/>` +
+      t(sx, sy + 2.6, String(n), { size: 7, weight: "bold", fill: "#2b2521" });
   });
   return `<svg class="tk-minitile" viewBox="0 0 40 40" aria-label="${esc(id)}">${s}</svg>`;
 }
@@ -407,8 +408,11 @@ export function prompt(ctx) {
     let text = question[0].toUpperCase() + question.slice(1);
     const tile = pending.kind === "tile" && pending.tile && (ctx.catalogue.tiles || {})[pending.tile];
     if (tile) text += ` ${pending.tile} (${tile.title})`;
-    if (pending.kind === "stone" && pending.hex) text += ` (hex ${pending.hex})`;
-    if (WHERE[pending.kind]) text += `: ${WHERE[pending.kind]}`;
+    if (pending.hex) text += ` at ${pending.hex}`;
+    const rotating = pending.kind === "tile" && ctx.legal.some((a) => a.kind === "Rotate");
+    const where = rotating ? "each button shows the tile turned, with the Trail Stones on its sides"
+      : pending.kind === "stone" && pending.hex ? "choose the side" : WHERE[pending.kind];
+    if (where) text += `: ${where}`;
     return text + "." + (pending.kind === "ap" ? apCosts(ctx.catalogue) : "");
   }
   if (v.phase === "round_management") {
