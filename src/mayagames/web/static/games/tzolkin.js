@@ -33,6 +33,13 @@ function keyOf(action) {
 
 const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : word);
 
+let lastCatalogue = {};  // label() is also called for the page's list of moves
+
+function spaceText(gear, space) {
+  const info = (lastCatalogue.gears || {})[gear];
+  return info && info.spaces[space] ? `: ${info.spaces[space]}` : "";
+}
+
 export function label(action) {
   switch (action.kind) {
     case "EndTurn": return "End the turn";
@@ -41,7 +48,7 @@ export function label(action) {
     case "Place": return `Place a worker on ${cap(action.gear)}`;
     case "PlaceStart": return "Place a worker on the Starting Player Space";
     case "Pick": return `Pick up your worker from ${cap(action.gear)} ${action.space}`;
-    case "Do": return `Do ${cap(action.gear)} ${action.space}`;
+    case "Do": return `Do ${cap(action.gear)} ${action.space}${spaceText(action.gear, action.space)}`;
     case "Beg": return `Beg for corn (3 corn, 1 step down on ${cap(action.temple)})`;
     case "Anger": return `Step down on ${cap(action.temple)}`;
     case "Temple": return `Step up on ${cap(action.temple)}`;
@@ -372,6 +379,7 @@ export function prompt(ctx) {
 
 export function render(ctx) {
   const v = ctx.view;
+  lastCatalogue = ctx.catalogue;
   const targets = targetMap(ctx.legal, keyOf);
   const dim = Object.keys(targets).some((k) => k.startsWith("gear-") || k.startsWith("space-"));
   const gears = v.gears.map((gear) => drawGear(gear, v, ctx, targets, dim)).join("");
