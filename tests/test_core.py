@@ -123,3 +123,19 @@ def test_terminal_quit_saves_and_resumes(tmp_path):
     answers = iter(["1"] * 50)
     state = TerminalGame(saved, console=Console(file=io.StringIO()), ask=lambda p: next(answers)).play()
     assert state.is_terminal and saved.moves[:2] == record.moves[:2]
+
+
+def test_toy_swaps_are_limited_so_games_end():
+    state = new_game("toy", 2, seed=3)
+    for _ in range(2):
+        card = state.hands[0][0]
+        state.apply(state.parse_action(f"swap {card}"))
+        state.apply(state.parse_action("end"))
+        state.apply(state.legal_actions()[0])  # the other seat plays or swaps
+        while state.current_player != 0:
+            state.apply(state.legal_actions()[0])
+    assert state.swaps_left[0] == 0
+    assert not any(str(a).startswith("swap") for a in state.legal_actions())
+    with pytest.raises(IllegalAction) as err:
+        state.apply(state.parse_action(f"swap {state.hands[0][0]}"))
+    assert err.value.rule == "toy: swaps"

@@ -93,7 +93,7 @@ class Cheater(RandomAgent):
 
 
 class Fisher(RandomAgent):
-    """Swaps for ever: the toy's rules allow it, so only the decision bound stops it."""
+    """Swaps for ever: with unlimited swaps only the decision bound stops it."""
 
     def act(self, view, legal):
         return next((a for a in legal if isinstance(a, (Swap, End))), legal[0])
@@ -103,8 +103,9 @@ class Fisher(RandomAgent):
                                           (Fisher, "no end after 200 decisions")])
 def test_a_failing_game_is_reported_and_the_others_are_kept(monkeypatch, bot, message):
     monkeypatch.setitem(AGENT_FACTORIES, "faulty", lambda arg, seed: bot(seed))
-    tasks = plan_matches("toy", ["random", "random"], 2, seed=1)
-    tasks.insert(1, plan_matches("toy", ["faulty", "random"], 2, seed=1)[1])
+    unlimited = {"swaps": 0}  # lets the Fisher stall for ever
+    tasks = plan_matches("toy", ["random", "random"], 2, seed=1, options=unlimited)
+    tasks.insert(1, plan_matches("toy", ["faulty", "random"], 2, seed=1, options=unlimited)[1])
     results = run_matches(tasks, jobs=1)
     assert results[1].error and message in results[1].error
     assert "error" in results[1].record["meta"] and "result" not in results[1].record

@@ -198,8 +198,8 @@ def test_numpy_seeds_are_accepted_by_the_aec_env():
 
 
 def test_a_stalling_policy_is_truncated_at_max_decisions():
-    """In the toy game a seat may swap forever; the env ends such a game."""
-    aec = env("toy", num_players=2, max_decisions=40)
+    """With unlimited swaps a toy seat may swap forever; the env ends such a game."""
+    aec = env("toy", num_players=2, max_decisions=40, options={"swaps": 0})
 
     def stall(legal):  # always swap (8..15) or end (17), never play
         stalling = [i for i in legal if 8 <= i <= 15 or i == 17]
@@ -329,7 +329,7 @@ def test_gym_illegal_action_loses_by_default_and_can_raise():
 
 
 def test_gym_truncates_a_stalling_learner():
-    environment = gym_env("toy", num_players=2, max_decisions=30)
+    environment = gym_env("toy", num_players=2, max_decisions=30, options={"swaps": 0})
     obs, _ = environment.reset(seed=2)
     while True:
         legal = np.flatnonzero(obs["action_mask"])

@@ -5,8 +5,8 @@ RL) independently of the real games. Not listed to users.
 Rules: a deck of cards 1..8 twice is shuffled; each player is dealt 2 cards
 (seen only by their owner). A turn is one or two decisions: ``play C`` puts card
 C face up on your pile (C points) and then you draw the top card of the deck
-(hidden), or ``swap C`` puts C under the deck and draws the top card, after which
-you may ``bonus`` (+1 point, once per game) or ``end``. The game ends when every
+(hidden), or ``swap C`` (at most twice per game) puts C under the deck and draws
+the top card, after which you may ``bonus`` (+1 point, once per game) or ``end``. The game ends when every
 player has played 3 cards or has no card left to play (with 4 players the deck
 can run out first). Most points wins; ties share.
 """
@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, NotationError
-from .game import GameInfo, State
+from .game import GameInfo, OptionSpec, State
 from .registry import register
 from .rng import Rng
 
 HIDDEN = 0  # a card the viewer cannot see
 PLAYS_PER_PLAYER = 3
+SWAPS_PER_PLAYER = 2  # bounds the game's length whatever the players do
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,8 @@ class ToyState(State):
         self.hands = [[self.deck.pop(), self.deck.pop()] for _ in range(num_players)]
         self.piles: list[list[int]] = [[] for _ in range(num_players)]
         self.bonus_used = [False] * num_players
+        # option swaps=0 lifts the limit: a game that may never end, for testing bounds
+        self.swaps_left = [options.get("swaps", SWAPS_PER_PLAYER) or 10**9] * num_players
         self.turn = 0
         self.after_swap = False  # inside a compound turn: may take the bonus or end
 
@@ -100,7 +103,7 @@ class ToyState(State):
             return [End(), Bonus()] if not self.bonus_used[seat] else [End()]
         cards = sorted(set(self.hands[seat]))
         acts: list[Any] = [Play(c) for c in cards]
-        if self.deck:
+        if self.deck and self.swaps_left[seat]:
             acts += [Swap(c) for c in cards]
         return acts
 
@@ -109,6 +112,8 @@ class ToyState(State):
             return IllegalAction("toy: compound turn", "finish the turn with bonus or end", action)
         if isinstance(action, (Play, Swap)) and action.card not in self.hands[self.turn]:
             return IllegalAction("toy: hand", f"card {action.card} is not in your hand", action)
+        if isinstance(action, Swap) and not self.swaps_left[self.turn]:
+            return IllegalAction("toy: swaps", "you have used all your swaps", action)
         if isinstance(action, Bonus) and self.bonus_used[self.turn]:
             return IllegalAction("toy: bonus", "the bonus is once per game", action)
         return super().explain_illegal(action)
@@ -125,6 +130,7 @@ class ToyState(State):
             self.hands[seat].remove(action.card)
             self.deck.insert(0, action.card)
             self.hands[seat].append(self.deck.pop())
+            self.swaps_left[seat] -= 1
             self.after_swap = True
         elif isinstance(action, Bonus):
             self.bonus_used[seat] = True
@@ -152,6 +158,7 @@ class ToyState(State):
         c.hands = [list(h) for h in self.hands]
         c.piles = [list(p) for p in self.piles]
         c.bonus_used = list(self.bonus_used)
+        c.swaps_left = list(self.swaps_left)
         c.turn, c.after_swap = self.turn, self.after_swap
         return c
 
@@ -187,7 +194,8 @@ class ToyState(State):
         return {"viewer": self.viewer, "turn": self.turn, "after_swap": self.after_swap,
                 "deck": self.deck if self.viewer is None else len(self.deck),
                 "hands": [sorted(h) for h in self.hands], "piles": self.piles,
-                "bonus_used": self.bonus_used, "scores": self.scores()}
+                "bonus_used": self.bonus_used, "swaps_left": self.swaps_left,
+                "scores": self.scores()}
 
     def reveals_information(self, action: Any) -> bool:
         return isinstance(action, (Play, Swap)) and bool(self.deck)
@@ -211,5 +219,7 @@ INFO = register(GameInfo(
     min_players=2, max_players=4,
     new_game=lambda num_players, seed, options: ToyState(num_players, seed, options),
     parse_action=parse_action, render=render, max_decisions=200,
+    options=(OptionSpec("swaps", SWAPS_PER_PLAYER,
+                        "swaps per player per game; 0 = unlimited (a game that may never end)"),),
 ))
 ToyState.info = INFO
