@@ -1,5 +1,6 @@
-"""End to end in headless Chromium: the lobby, a whole game against a bot by clicking the
-board, hot-seat hand-over, spectators, undo, replay, and a phone-sized screen."""
+"""End to end in headless Chromium: the lobby (its bots), whole games against a bot by
+clicking the board (the toy game, Tikal with its replay, Tzolk'in), hot-seat hand-over,
+spectators, undo, replay, and phone-sized screens (the toy board and both real boards)."""
 
 from __future__ import annotations
 
