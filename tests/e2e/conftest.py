@@ -59,6 +59,16 @@ def server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
         yield live
 
 
+@pytest.fixture
+def quick_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
+    """A live server whose bots move at once (long games against a bot)."""
+    from mayagames.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, list_test_games=True)
+    with support.LiveServer(app) as live:
+        yield live
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -74,8 +84,8 @@ def new_page(browser: Any) -> Iterator[Any]:
     """Open pages in fresh browser contexts (separate localStorage: separate people)."""
     contexts = []
 
-    def open_page(width: int = 1280, height: int = 860) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_page(width: int = 1280, height: int = 860, **options: Any) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

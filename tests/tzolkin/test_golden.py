@@ -2,12 +2,11 @@
 final state's fingerprint.
 
 Regenerate (only after an intended rules change, and say so in the commit):
-``TZOLKIN_REGEN_GOLDEN=1 python -m pytest tests/tzolkin/test_golden.py``.
+``PYTHONPATH=src python tests/tzolkin/test_golden.py``.
 """
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -47,8 +46,7 @@ def make_record(players, seed, policy, options):
     return record
 
 
-@pytest.mark.skipif(not os.environ.get("TZOLKIN_REGEN_GOLDEN"), reason="regeneration only on request")
-def test_regenerate_golden_records():
+def regenerate_golden_records() -> None:
     import sys
     sys.path.insert(0, str(Path(__file__).parent))
     GOLDEN.mkdir(exist_ok=True)
@@ -70,3 +68,7 @@ def test_golden_records_are_real_games():
     for name in GAMES:
         record = GameRecord.load(GOLDEN / f"{name}.json")
         assert len(record.moves) > 150 and record.result["winners"]
+
+
+if __name__ == "__main__":
+    regenerate_golden_records()

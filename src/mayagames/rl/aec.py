@@ -20,7 +20,6 @@ from __future__ import annotations
 import secrets
 from typing import Any, Mapping
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -30,7 +29,7 @@ from ..core.record import GameRecord, Seat
 from ..core.registry import get_game
 from ..core.rng import Rng
 from .encoding import get_encoding
-from .episode import Episode, check_index
+from .episode import Episode, check_index, live, render_text
 from .rewards import get_reward
 
 ILLEGAL_MODES = ("raise", "lose")
@@ -187,20 +186,11 @@ class MayaAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def _live_episode(self) -> Episode:
-        if self.episode is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.episode
+        return live(self.episode)
 
     # --- presentation and research access -------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        text = self._live_episode().state.render(self.render_seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.episode, self.render_mode, self.render_seat)
 
     def close(self) -> None:
         """Nothing to release (the engine holds no outside resources)."""

@@ -119,3 +119,25 @@ def check_index(action: Any, size: int) -> int:
     if not 0 <= index < size:
         raise ValueError(f"action index {index} is outside the action space 0..{size - 1}")
     return index
+
+
+def live(episode: "Episode | None") -> "Episode":
+    """The running episode, or a clear error before ``reset()``."""
+    if episode is None:
+        raise RuntimeError("call reset() before using the environment")
+    return episode
+
+
+def render_text(episode: "Episode | None", mode: str | None, seat: int | None) -> str | None:
+    """``render()`` of both environments: the game's text picture of ``seat``'s view,
+    returned ('ansi') or printed ('human')."""
+    import gymnasium
+
+    if mode is None:
+        gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+        return None
+    text = live(episode).state.render(seat)
+    if mode == "human":
+        print(text)
+        return None
+    return text

@@ -33,7 +33,7 @@ from ..core.registry import get_game
 from ..core.rng import Rng, derive_seed
 from .aec import check_choice
 from .encoding import get_encoding
-from .episode import Episode, check_index
+from .episode import Episode, check_index, live, render_text
 from .rewards import get_reward
 
 
@@ -174,20 +174,11 @@ class MayaGymEnv(gymnasium.Env):
         return self._live_episode().mask(self.seat)
 
     def _live_episode(self) -> Episode:
-        if self.episode is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.episode
+        return live(self.episode)
 
     # --- presentation and research access ---------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        text = self._live_episode().state.render(self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.episode, self.render_mode, self.seat)
 
     @property
     def game_state(self):

@@ -23,7 +23,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from ..core.errors import MayaGamesError
+from ..core.registry import get_game
 from ..web import STATIC_DIR
+from ..web.catalogue import catalogue
 from .db import DEFAULT_URL, Database
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
@@ -37,11 +40,12 @@ def encode(message: dict[str, Any]) -> str:
 
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
-               bot_delay: float = 0.0, bot_workers: int = 2,
+               bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
                list_test_games: bool = False) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory."""
     database = db or Database(database_url or DEFAULT_URL)
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
+                          bot_processes=bot_processes,
                           list_test_games=list_test_games)
 
     @asynccontextmanager
@@ -127,8 +131,21 @@ def add_api(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        """The games on offer, with their options, and the seat kinds (human or a bot)."""
-        return {"games": service.games(), "agents": service.agents()}
+        """The games on offer, with their options; the seat kinds (human or a bot spec
+        name) and the bots a lobby offers, with a line on each (difficulty levels first)."""
+        return {"games": service.games(), "agents": service.agents(), "bots": service.bot_choices()}
+
+    @app.get("/api/games/{name}/catalogue")
+    async def game_catalogue(name: str) -> JSONResponse:
+        """What each component of the game is and does (titles, costs, effects), for the
+        boards' labels and details; static and public. ``{"game": name}`` alone for a game
+        without one."""
+        try:
+            info = get_game(name)
+        except (ImportError, MayaGamesError) as exc:
+            raise ServerError(404, "no_game", f"there is no game {name!r}") from exc
+        data = catalogue(info.name) or {"game": info.name}
+        return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.post("/api/tables", status_code=201)
     async def create_table(req: CreateTable) -> dict[str, Any]:

@@ -19,7 +19,10 @@ def serve(
         None, "--database-url", envvar="DATABASE_URL",
         help="SQLAlchemy URL, e.g. postgresql://user:pw@host/db (default: SQLite file mayagames.db)"),
     bot_delay: float = typer.Option(0.6, help="seconds a bot waits before moving, so people can follow"),
-    bot_workers: int = typer.Option(2, help="threads in which bots think"),
+    bot_workers: int = typer.Option(2, help="threads in which light bots (random, test doubles) think"),
+    bot_processes: int = typer.Option(
+        2, help="worker processes in which search bots (easy/medium/hard, heuristic, mcts) think; "
+                "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
 ) -> None:
@@ -28,7 +31,7 @@ def serve(
 
     from .app import create_app
 
-    app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers,
+    app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers, bot_processes=bot_processes,
                      list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")

@@ -7,7 +7,8 @@ computes the new state on a clone, writes to the database in a worker thread,
 then adopts the state and queues one message per subscriber, all under the
 lock. Two requests racing for the same turn therefore serialise: the first
 applies, the second finds the move number changed and is refused (``stale``).
-Bots think in a separate thread pool, so the loop keeps serving while they do.
+Bots think off the loop (:mod:`.bots`: search bots in worker processes, others in
+threads), so the loop keeps serving while they do.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..core.errors import MayaGamesError
 from ..core.game import Action, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
-from ..core.rng import Rng
+from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
 from .schemas import CreateTable
@@ -64,7 +65,7 @@ class GameService:
     """Everything the HTTP and WebSocket routes delegate to."""
 
     def __init__(self, db: Database, bot_delay: float = 0.0, bot_workers: int = 2,
-                 list_test_games: bool = False) -> None:
+                 list_test_games: bool = False, bot_processes: int = 0) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.list_test_games = list_test_games
@@ -72,7 +73,7 @@ class GameService:
         self.broken: dict[str, str] = {}
         # SQLite has one writer: one database thread avoids lock contention.
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
-        self.bot_pool = ThreadPoolExecutor(bot_workers, thread_name_prefix="bot")
+        self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
 
     # --- lifecycle --------------------------------------------------------
@@ -93,7 +94,7 @@ class GameService:
         for room in self.rooms.values():
             for sub in list(room.subscribers):
                 sub.close()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.get_running_loop().run_in_executor(None, self.bots.shutdown)
         self.db_pool.shutdown(wait=True)
         self.db.dispose()
 
@@ -124,6 +125,26 @@ class GameService:
     @staticmethod
     def agents() -> list[str]:
         return [HUMAN, *sorted(AGENT_FACTORIES)]
+
+    @staticmethod
+    def bot_choices() -> list[dict[str, str]]:
+        """The bots a lobby offers, difficulty levels first: each spec that builds without
+        settings (``mcts`` needs a budget: it is typed as a spec, e.g. ``mcts:500i``)."""
+        from .. import agents
+
+        levels: dict[str, tuple[str, str]] = getattr(agents, "LEVELS", {})
+        docs: dict[str, str] = getattr(agents, "AGENT_DOCS", {})
+        names = [*levels, *(n for n in sorted(AGENT_FACTORIES) if n not in levels)]
+        choices = []
+        for name in names:
+            try:
+                make_agent(name, 0)
+            except (ValueError, TypeError):
+                continue
+            doc = levels[name][1] if name in levels else docs.get(name, "")
+            choices.append({"spec": name, "title": name.capitalize(), "doc": doc,
+                            "level": name in levels})
+        return choices
 
     # --- tables -------------------------------------------------------------
     async def create_table(self, req: CreateTable) -> tuple[Room, list[str | None]]:
@@ -281,8 +302,7 @@ class GameService:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            action = await asyncio.get_running_loop().run_in_executor(
-                self.bot_pool, self.bot_decision, room.agents[seat], view, legal)
+            action, room.agents[seat] = await self.bots.decide(room.agents[seat], view, legal)
             try:
                 await self.play(room, seat, number, action=action)
             except ServerError as exc:
@@ -290,18 +310,6 @@ class GameService:
                 if exc.code != "not_saved":
                     return
                 await asyncio.sleep(1.0)
-
-    @staticmethod
-    def bot_decision(agent: Any, view: State, legal: list[Action]) -> Action:
-        """The agent's choice; a failing agent falls back to a random legal move (logged)."""
-        try:
-            action = agent.act(view, legal)
-            if action in legal:
-                return action
-            log.error("agent %s chose %s, not a legal action", agent.name, action)
-        except Exception:
-            log.exception("agent %s failed", getattr(agent, "name", agent))
-        return legal[Rng(len(legal)).randbelow(len(legal))]
 
     # --- replays and records ------------------------------------------------------
     def replay_perspective(self, room: Room, token_seat: int | None, perspective: str) -> int | None | str:

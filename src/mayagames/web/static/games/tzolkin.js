@@ -1,21 +1,21 @@
 // Board of Tzolk'in: The Mayan Calendar, drawn from a seat's view (format tzolkin-state/1,
-// see docs/tzolkin_state.md). Targets: a gear's centre (place a worker), a gear space
-// (pick up / choose that action), the Starting Player Space, a temple, a technology
-// track, a building or monument, a resource (pay / take / trade), and buttons for the
-// decisions without a place on the board (end, stop, nothing, advance, harvest).
-import { button, esc, frame, targetMap, text } from "./svg.js";
+// see docs/tzolkin_state.md) and the game's catalogue (what each gear space, building,
+// monument, start tile, temple step and technology level does). The gears and temples
+// are SVG; the rest is HTML so that text wraps on a phone. Every element has details
+// (data-tip) and the targets of the pending decision are highlighted.
+//
+// Targets: a gear's centre (place a worker), a gear space (pick up a worker / choose that
+// action), the Starting Player Space, a temple, a technology track, a building or
+// monument, a resource (pay / take / buy / sell), and buttons for the decisions without a
+// place on the board (end, stop, nothing, advance, harvest, the draft, two temples).
+import { esc, targetMap } from "./svg.js";
 
-const W = 1000;
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#d4ac0d", "#7d3c98"];
-const GEAR_X = [100, 290, 480, 670, 880];
-const GEAR_Y = 205;
+const SEAT_INK = ["#fff", "#fff", "#2b2521", "#fff"];
 const TECHS = ["agriculture", "extraction", "architecture", "theology"];
-
-function colour(occupant) {
-  if (occupant === null || occupant === undefined) return "#fffdf8";
-  if (occupant === "dummy") return "#9a9188";
-  return SEAT_COLOURS[occupant] || "#555";
-}
+const GOODS = ["corn", "wood", "stone", "gold", "skull"];
+const TEMPLE_FILL = { chaac: "#8d6e63", quetzalcoatl: "#c9a227", kukulcan: "#4f8a5b" };
+const CATEGORY_FILL = { farm: "#e9c46a", brown: "#8d6e63", green: "#4f8a5b", blue: "#2471a3" };
 
 function keyOf(action) {
   switch (action.kind) {
@@ -23,167 +23,383 @@ function keyOf(action) {
     case "Pick": case "Do": return `space-${action.gear}-${action.space}`;
     case "PlaceStart": return "start";
     case "Beg": case "Temple": case "Anger": case "Offer": return `temple-${action.temple}`;
-    case "TwoTemples": return `temple-${action.first}`;
     case "Tech": return `track-${action.track}`;
     case "Build": return `building-${action.building}`;
     case "BuildMonument": return `monument-${action.monument}`;
     case "Pay": case "Take": case "Trade": return `res-${action.resource}`;
-    case "EndTurn": case "Stop": case "Nothing": return action.kind.toLowerCase();
-    case "Advance": return `advance-${action.days}`;
-    case "Harvest": return `harvest-${action.mode}`;
-    default: return null;
+    default: return `button-${action.text}`;
   }
+}
+
+const cap = (word) => (word ? word[0].toUpperCase() + word.slice(1) : word);
+
+let lastCatalogue = {};  // label() is also called for the page's list of moves
+
+function spaceText(gear, space) {
+  const info = (lastCatalogue.gears || {})[gear];
+  return info && info.spaces[space] ? `: ${info.spaces[space]}` : "";
 }
 
 export function label(action) {
-  const names = { EndTurn: "End the turn", Stop: "Stop", Nothing: "Do nothing" };
-  return names[action.kind] || action.text;
+  switch (action.kind) {
+    case "EndTurn": return "End the turn";
+    case "Stop": return "Stop";
+    case "Nothing": return "Do nothing with this worker";
+    case "Place": return `Place a worker on ${cap(action.gear)}`;
+    case "PlaceStart": return "Place a worker on the Starting Player Space";
+    case "Pick": return `Pick up your worker from ${cap(action.gear)} ${action.space}`;
+    case "Do": return `Do ${cap(action.gear)} ${action.space}${spaceText(action.gear, action.space)}`;
+    case "Beg": return `Beg for corn (3 corn, 1 step down on ${cap(action.temple)})`;
+    case "Anger": return `Step down on ${cap(action.temple)}`;
+    case "Temple": return `Step up on ${cap(action.temple)}`;
+    case "Offer": return `Offer a block: step up on ${cap(action.temple)}`;
+    case "Tech": return `Advance ${cap(action.track)}`;
+    case "Build": {
+      let text = `Build ${action.building}`;
+      if (action.waive) text += `, ${action.waive} waived (Architecture 3)`;
+      if (action.arch === false) text += " without architecture (keep it for the next one)";
+      return text;
+    }
+    case "BuildMonument": return `Build the monument ${action.monument}`;
+    case "Pay": return `Pay 1 ${action.resource}`;
+    case "Take": return `Take 1 ${action.resource}`;
+    case "Trade": return `${cap(action.direction)} 1 ${action.resource}`;
+    case "Harvest": return action.mode === "burn" ? "Burn the forest (corn, 1 temple down)" : `Harvest ${action.mode}`;
+    case "Advance": return action.days === 2 ? "Advance the calendar 2 days (board turns dark)" : "Advance the calendar 1 day";
+    case "Keep": return `Keep ${action.first} + ${action.second}`;
+    case "TwoTemples": return `${cap(action.first)} + ${cap(action.second)}, pay 1 ${action.pay}`;
+    default: return action.text;
+  }
 }
 
-function drawCalendar(v, ctx) {
-  const c = v.calendar;
-  const ssp = v.starting_player_space;
-  let s = text(16, 32, `Day ${c.day} of ${c.teeth} · Age ${c.age}` +
-    (c.next_food_day !== null ? ` · next Food Day: day ${c.next_food_day}` : ""), { size: 20, weight: "bold" });
-  s += text(16, 56, `Starting player: ${ctx.seats[v.starting_player]?.name ?? v.starting_player} · phase: ${v.phase} · decision: ${v.decision.kind}`, { size: 14, fill: "#7a6f66" });
-  s += `<g data-target="start"><rect x="${W - 250}" y="12" width="234" height="48" rx="8" fill="#fdf3dc" stroke="#c98a2b"/>` +
-    text(W - 240, 34, "Starting Player Space", { size: 14, weight: "bold" }) +
-    text(W - 240, 52, `corn ${ssp.corn}` + (ssp.worker !== null ? ` · worker of ${ctx.seats[ssp.worker]?.name ?? ssp.worker}` : ""), { size: 13 }) + "</g>";
+function attrs(key, tip, targets) {
+  let s = "";
+  if (key && targets[key]) s += ` data-target="${esc(key)}"`;
+  if (tip) s += ` data-tip="${esc(tip)}"`;
   return s;
 }
 
-function drawGear(gear, index) {
-  const cx = GEAR_X[index], cy = GEAR_Y;
+function t(x, y, value, { size = 12, anchor = "middle", weight = "normal", fill = "#2b2521" } = {}) {
+  return `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}" text-anchor="${anchor}" font-weight="${weight}" fill="${fill}">${esc(value)}</text>`;
+}
+
+function seatName(ctx, seat) {
+  return ctx.seats[seat]?.name ?? `seat ${seat}`;
+}
+
+function res(kind, n) {
+  return `<span class="res ${kind}" title="${esc(kind)}">${n}${kind === "skull" ? " ☠" : ""}</span>`;
+}
+
+function costHtml(cost) {
+  return Object.entries(cost || {}).map(([k, n]) => `${res(k, n)} ${esc(k === "skull" ? "skull" : k)}`).join(" ");
+}
+
+function costText(cost) {
+  return Object.entries(cost || {}).map(([k, n]) => `${n} ${k}`).join(" + ") || "nothing";
+}
+
+// --- the calendar ------------------------------------------------------------------------------
+function rounds(v, c) {
+  const days = v.calendar.food_days;
+  return c.rounds || (days.length ? days[days.length - 1].day : v.calendar.teeth);
+}
+
+function drawHead(v, ctx, targets) {
+  const c = ctx.catalogue, cal = v.calendar, last = rounds(v, c);
+  const food = cal.food_days.map((f) => `day ${f.day}: ${f.kind === "end" ? "end of Age " + f.age : "middle of Age " + f.age}${f.done ? " (done)" : ""}`).join("\n");
+  const dayText = v.phase === "over" ? `Game over after day ${Math.min(cal.day - 1, last)} of ${last}` : `Day ${cal.day} of ${last}`;
+  const next = cal.next_food_day !== null && v.phase !== "over"
+    ? ` · next Food Day: day ${cal.next_food_day}${cal.next_food_day <= cal.day ? " (this round)" : ` (in ${cal.next_food_day - cal.day})`}` : "";
+  const ssp = v.starting_player_space;
+  const tip = "Starting Player Space: place a worker here to take the corn on it and become the starting player " +
+    "(or pass the marker to the left); with a light board you may then advance the calendar 2 days.";
+  const cost = targets.start ? ` · placing costs ${tariff(v, c)} corn` : "";
+  const sps = `<div class="tz-sps"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
+  return `<div class="tz-head"><div><div class="tz-day" data-tip="${esc("The game lasts " + last + " rounds (days) unless players speed the calendar up.\nFood Days: feed 2 corn per worker (−3 VP per unfed worker), then temple rewards.\n" + food)}"><b>${esc(dayText)}</b> · Age ${cal.age}${esc(next)}</div>` +
+    `<div class="muted">Starting player: ${esc(seatName(ctx, v.starting_player))}</div></div>${sps}</div>`;
+}
+
+// --- the gears (SVG, one per gear) -----------------------------------------------------------
+function occupantName(ctx, occupant) {
+  if (occupant === null || occupant === undefined) return "";
+  return occupant === "dummy" ? "a dummy worker (blocks the space)" : `${seatName(ctx, occupant)}'s worker`;
+}
+
+function spaceTip(gear, i, occupant, v, ctx) {
+  const c = ctx.catalogue.gears && ctx.catalogue.gears[gear.name];
+  let tip = `${gear.title} ${i}: ${c ? c.spaces[i] : ""}`;
+  if (gear.name === "palenque") {
+    const j = v.jungle.find((x) => x.space === i);
+    if (j) tip += `\nJungle here: ${j.corn} Corn tiles, ${j.wood} Wood tiles on top${j.corn > j.wood ? "" : " (no corn visible)"}`;
+  }
+  if (gear.name === "chichen" && v.skull_slots && i in v.skull_slots && v.skull_slots[i] !== null) {
+    tip += `\nSkull slot filled by ${seatName(ctx, v.skull_slots[i])}: this action is used up`;
+  }
+  if (occupant !== null && occupant !== undefined) tip += `\nOccupied by ${occupantName(ctx, occupant)}`;
+  return tip;
+}
+
+// What the next worker placed costs (rules section 9): the lowest free space's number in
+// corn plus the tariff of the workers already placed this turn (null: the gear is full).
+function tariff(v, c) {
+  const placed = v.decision && v.decision.kind === "placing" ? v.decision.placed || 0 : 0;
+  const list = c.tariff || [];
+  return list.length ? list[Math.min(placed, list.length - 1)] : 0;
+}
+
+function placement(gear, v, c) {
+  const space = gear.spaces.findIndex((x) => x === null || x === undefined);
+  return space < 0 ? null : { space, corn: space + tariff(v, c) };
+}
+
+function drawGear(gear, v, ctx, targets, dim) {
+  const big = gear.spaces.length > 8;
+  const size = 200, cx = 100, cy = 100, radius = big ? 80 : 74, hole = big ? 13 : 15;
   const total = gear.spaces.length + gear.dead_arc.length;
-  const radius = gear.spaces.length > 8 ? 86 : 76;
-  let s = `<circle cx="${cx}" cy="${cy}" r="${radius + 18}" fill="#e2d9c8"/>`;
-  s += `<g data-target="gear-${esc(gear.name)}"><circle cx="${cx}" cy="${cy}" r="${radius - 22}" fill="#2f7d6d"/>` +
-    text(cx, cy + 5, gear.title, { size: gear.title.length > 8 ? 12 : 15, anchor: "middle", weight: "bold", fill: "white" }) + "</g>";
+  const gearKey = `gear-${gear.name}`;
+  const anyTarget = targets[gearKey] || gear.spaces.some((_, i) => targets[`space-${gear.name}-${i}`]);
+  let s = `<circle cx="${cx}" cy="${cy}" r="${radius + hole + 3}" fill="#e2d9c8"/>`;
+  const next = targets[gearKey] ? placement(gear, v, ctx.catalogue) : null;
+  const placeTip = `${gear.title}: a worker goes on the lowest free space and costs that space's number in corn, ` +
+    "plus the tariff of the workers already placed this turn (+0, +1, +2...)" + (next ? `\nNext worker: space ${next.space}, ${next.corn} corn` : "");
+  s += `<g${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${radius - hole - 5}" fill="#2f7d6d"/>` +
+    t(cx, cy + (next ? 0 : 5), gear.title, { size: gear.title.length > 8 ? 14 : 17, weight: "bold", fill: "white" }) +
+    (next ? t(cx, cy + 18, `${next.corn} corn`, { size: 13, fill: "#fdf3dc" }) : "") + "</g>";
+  if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${radius - hole - 9}" fill="none"/>`;
   const spot = (i, occupant, dead) => {
     const angle = -Math.PI / 2 + (2 * Math.PI * i) / total;
     const x = cx + radius * Math.cos(angle), y = cy + radius * Math.sin(angle);
-    const key = dead ? "" : ` data-target="space-${esc(gear.name)}-${i}"`;
-    return `<g${key}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="14" fill="${colour(occupant)}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
-      text(x, y + 4, dead ? "" : String(i), { size: 11, anchor: "middle", fill: occupant === null || occupant === undefined ? "#7a6f66" : "white" }) + "</g>";
+    const key = dead ? null : `space-${gear.name}-${i}`;
+    const empty = occupant === null || occupant === undefined;
+    const fill = empty ? "#fffdf8" : occupant === "dummy" ? "#9a9188" : SEAT_COLOURS[occupant];
+    const ink = empty ? "#7a6f66" : occupant === "dummy" ? "#fff" : SEAT_INK[occupant];
+    const tip = dead ? "Dead arc: only dummy workers ride through here" : spaceTip(gear, i, occupant, v, ctx);
+    let g = `<g${attrs(key, tip, targets)}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole}" fill="${fill}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
+      t(x, y + 4.5, dead ? "" : String(i), { size: 13, weight: empty ? "normal" : "bold", fill: ink }) + "</g>";
+    if (key && targets[key]) g += `<circle class="tz-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 4}" fill="none"/>`;
+    if (gear.name === "chichen" && !dead && v.skull_slots && v.skull_slots[i] !== null && v.skull_slots[i] !== undefined) {
+      const sx = cx + (radius - hole - 9) * Math.cos(angle), sy = cy + (radius - hole - 9) * Math.sin(angle);
+      g += `<circle cx="${sx.toFixed(1)}" cy="${sy.toFixed(1)}" r="5" fill="#4a4e69" stroke="${SEAT_COLOURS[v.skull_slots[i]]}" stroke-width="2"/>`;
+    }
+    return g;
   };
   gear.spaces.forEach((occupant, i) => { s += spot(i, occupant, false); });
   gear.dead_arc.forEach((occupant, j) => { s += spot(gear.spaces.length + j, occupant, true); });
-  return s;
+  return `<svg class="tz-gear${dim && !anyTarget ? " tz-dim" : ""}" viewBox="0 0 ${size} ${size}" role="img" aria-label="${esc(gear.title)} gear">${s}</svg>`;
 }
 
-function drawTemples(v, x0, y0) {
-  let s = text(x0, y0, "Temples", { size: 16, weight: "bold" });
-  v.temples.forEach((temple, t) => {
-    const x = x0 + t * 130, stepH = 22, bottom = y0 + 30 + (temple.top + 1) * stepH;
-    s += `<g data-target="temple-${esc(temple.name)}"><rect x="${x}" y="${y0 + 10}" width="118" height="22" rx="5" fill="#c98a2b"/>` +
-      text(x + 59, y0 + 26, temple.name, { size: 13, anchor: "middle", weight: "bold", fill: "white" }) + "</g>";
-    for (let step = -1; step <= temple.top; step++) {
-      const y = bottom - (step + 1) * stepH;
-      s += `<rect x="${x + 10}" y="${y}" width="98" height="${stepH - 2}" fill="${step < 0 ? "#efe9df" : "#f7f1e6"}" stroke="#e2d9c8"/>`;
-      s += text(x + 14, y + 15, String(step), { size: 10, fill: "#7a6f66" });
-      temple.steps.forEach((at, seat) => {
-        if (at === step) s += `<circle cx="${x + 40 + seat * 18}" cy="${y + 10}" r="7" fill="${SEAT_COLOURS[seat]}"/>`;
-      });
-    }
-  });
-  return s;
+// --- temples (SVG) -----------------------------------------------------------------------------
+function templeTip(temple, c) {
+  const info = c.temples && c.temples[temple.name];
+  if (!info) return temple.name;
+  const steps = info.vp.map((vp, i) => `step ${i - 1}: ${vp} VP`).join(", ");
+  return `${info.title}: ${steps}.\nAt each Food Day in the middle of an age you get the resources shown up to your step; ` +
+    `at the end of each age the VP of your step, and the highest player ${info.bonus[0]} VP (Age 1) / ${info.bonus[1]} VP (Age 2).`;
 }
 
-function drawTechs(v, x0, y0) {
-  let s = text(x0, y0, "Technologies", { size: 16, weight: "bold" });
-  TECHS.forEach((track, r) => {
-    const y = y0 + 12 + r * 34;
-    s += `<g data-target="track-${track}"><rect x="${x0}" y="${y}" width="118" height="28" rx="5" fill="#2f7d6d"/>` +
-      text(x0 + 59, y + 19, track, { size: 13, anchor: "middle", fill: "white" }) + "</g>";
-    for (let level = 0; level <= 3; level++) {
-      const x = x0 + 128 + level * 58;
-      s += `<rect x="${x}" y="${y}" width="54" height="28" rx="4" fill="#f7f1e6" stroke="#e2d9c8"/>`;
-      s += text(x + 4, y + 11, String(level), { size: 9, fill: "#7a6f66" });
-      v.players.forEach((p, seat) => {
-        if (p.techs[track] === level) s += `<circle cx="${x + 12 + seat * 12}" cy="${y + 18}" r="5" fill="${SEAT_COLOURS[seat]}"/>`;
-      });
-    }
-  });
-  return s;
-}
-
-function card(kind, id, x, y, w, h, fill) {
-  if (id === null || id === undefined) return `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="5" fill="none" stroke="#e2d9c8" stroke-dasharray="4 3"/>`;
-  return `<g data-target="${kind}-${esc(id)}"><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="5" fill="${fill}" stroke="#7a6f66"/>` +
-    text(x + w / 2, y + h / 2 + 5, id, { size: 13, anchor: "middle", weight: "bold" }) + "</g>";
-}
-
-function drawRows(v, y0) {
-  let s = text(16, y0, "Buildings", { size: 16, weight: "bold" });
-  v.buildings.row.forEach((id, i) => { s += card("building", id, 16 + i * 84, y0 + 10, 78, 46, "#fffdf8"); });
-  s += text(16 + 6 * 84 + 20, y0, "Monuments", { size: 16, weight: "bold" });
-  v.monuments.row.forEach((id, i) => { s += card("monument", id, 16 + 6 * 84 + 20 + i * 66, y0 + 10, 60, 46, "#fdf3dc"); });
-  return s;
-}
-
-function drawMarket(v, y0) {
-  let s = text(16, y0, "Resources (market price in corn)", { size: 16, weight: "bold" });
-  ["corn", "wood", "stone", "gold"].forEach((res, i) => {
-    const x = 16 + i * 120;
-    const price = v.market[res];
-    s += `<g data-target="res-${res}"><rect x="${x}" y="${y0 + 10}" width="110" height="34" rx="6" fill="#fffdf8" stroke="#7a6f66"/>` +
-      text(x + 55, y0 + 32, price !== undefined ? `${res} · ${price}` : res, { size: 14, anchor: "middle" }) + "</g>";
-  });
-  s += text(16 + 4 * 120 + 10, y0 + 32, `skulls left ${v.skulls_supply} · jungle: ` +
-    v.jungle.map((j) => `${j.space}:${j.corn}c/${j.wood}w`).join(" "), { size: 13, fill: "#7a6f66" });
-  return s;
-}
-
-function drawPlayers(v, ctx, y0) {
+function drawTemples(v, ctx, targets) {
+  const c = ctx.catalogue;
+  const colW = 132, stepH = 24, top = Math.max(...v.temples.map((x) => x.top));
+  const height = 40 + (top + 2) * stepH + 8;
   let s = "";
-  v.players.forEach((p, i) => {
-    const y = y0 + i * 58;
-    const toMove = !ctx.terminal && ctx.current === p.seat;
-    s += `<rect x="8" y="${y}" width="${W - 16}" height="52" rx="8" fill="${toMove ? "#e7f1ee" : "white"}" stroke="${toMove ? "#2f7d6d" : "#e2d9c8"}"/>`;
-    s += `<circle cx="28" cy="${y + 26}" r="10" fill="${SEAT_COLOURS[p.seat]}"/>`;
-    const name = ctx.seats[p.seat]?.name ?? `seat ${p.seat}`;
-    s += text(46, y + 22, `${toMove ? "▶ " : ""}${name}${p.seat === ctx.seat ? " (you)" : ""}`, { size: 15, weight: "bold" });
-    s += text(46, y + 42, `${p.vp} VP · ${p.board} board`, { size: 13, fill: "#7a6f66" });
-    const w = p.workers;
-    s += text(260, y + 22, `corn ${p.corn} · wood ${p.wood} · stone ${p.stone} · gold ${p.gold} · skulls ${p.skulls}`, { size: 14 });
-    s += text(260, y + 42, `workers: ${w.ready} ready, ${w.on_gears} on gears, ${w.bank} in reserve · ` +
-      `buildings ${p.buildings.length} · monuments ${p.monuments.join(" ") || "none"}`, { size: 13, fill: "#7a6f66" });
-    const kept = p.start_tiles.kept.filter((t) => t !== "?").join(" ");
-    if (kept) s += text(W - 24, y + 22, `tiles ${kept}`, { size: 12, anchor: "end", fill: "#7a6f66" });
+  v.temples.forEach((temple, i) => {
+    const x = 4 + i * colW, info = c.temples && c.temples[temple.name];
+    const key = targets[`temple-${temple.name}`] ? `temple-${temple.name}` : null;
+    s += `<g${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets)}>`;
+    const hy = 4 + (top - temple.top) * stepH;  // the name just above its own top step
+    s += `<rect x="${x}" y="${hy}" width="${colW - 8}" height="26" rx="6" fill="${TEMPLE_FILL[temple.name] || "#c98a2b"}"/>` +
+      t(x + (colW - 8) / 2, hy + 18, info ? info.title : temple.name, { size: 14, weight: "bold", fill: "white" });
+    for (let step = -1; step <= temple.top; step++) {
+      const y = 34 + (top - step) * stepH;
+      const vp = info ? info.vp[step + 1] : "";
+      const reward = info ? Object.entries(info.rewards[step + 1] || {}) : [];
+      const prev = info && step >= 0 ? Object.entries(info.rewards[step] || {}) : [];
+      const item = reward.find(([k, n]) => n > (Object.fromEntries(prev)[k] || 0));
+      s += `<rect x="${x + 6}" y="${y}" width="${colW - 20}" height="${stepH - 2}" fill="${step < 0 ? "#efe9df" : "#f7f1e6"}" stroke="#d8cdb9"/>`;
+      s += t(x + 10, y + 15, `${vp} VP`, { size: 10, anchor: "start", fill: "#7a6f66" });
+      if (item) s += t(x + colW - 18, y + 15, item[0], { size: 9, anchor: "end", fill: "#8d5a2b" });
+      temple.steps.forEach((at, seat) => {
+        if (at === step) s += `<circle cx="${x + 52 + seat * 13}" cy="${y + 11}" r="6" fill="${SEAT_COLOURS[seat]}" stroke="#fff"/>`;
+      });
+    }
+    s += "</g>";
+    if (key) s += `<rect class="tz-ring" x="${x - 1}" y="${hy - 3}" width="${colW - 6}" height="${height - hy - 1}" rx="8" fill="none"/>`;
   });
-  return s;
+  return `<svg class="tz-temples" viewBox="0 0 ${3 * colW} ${height}" role="img" aria-label="temples">${s}</svg>`;
 }
 
-function drawButtons(legal, y0) {
+// --- technologies (HTML) ------------------------------------------------------------------------
+function drawTechs(v, ctx, targets) {
+  const c = ctx.catalogue;
+  const rows = TECHS.map((track) => {
+    const info = c.techs && c.techs[track];
+    const cost = c.tech_cost || [];
+    const tip = info ? `${info.title}: advancing costs ${cost.slice(0, 3).join(" / ")} resource blocks (to level 1 / 2 / 3); beyond level 3: ${info.bonus} (${cost[3]} block)` : track;
+    let row = `<div class="tz-track"${attrs(`track-${track}`, tip, targets)}>${esc(info ? info.title : track)}</div>`;
+    for (let level = 0; level <= 3; level++) {
+      const dots = v.players.filter((p) => p.techs[track] === level).map((p) => `<span class="tz-dot" style="background:${SEAT_COLOURS[p.seat]}"></span>`).join("");
+      const text = level === 0 ? "start" : info ? info.levels[level - 1] : "";
+      row += `<div class="tz-level" data-tip="${esc(`${info ? info.title : track} level ${level}: ${text}` + (level ? " (levels add up)" : ""))}"><span class="tz-lv">${level}</span>${dots}<small>${esc(level ? text : "")}</small></div>`;
+    }
+    return row;
+  }).join("");
+  return `<div class="tz-techs">${rows}</div>`;
+}
+
+// --- buildings and monuments (HTML) ---------------------------------------------------------------
+function buildingCard(kind, id, c, targets, fromRow = true) {
+  if (id === null || id === undefined) return `<div class="tz-card empty">${fromRow ? "empty" : ""}</div>`;
+  const info = ((kind === "building" ? c.buildings : c.monuments) || {})[id];
+  if (!info) return `<div class="tz-card"${attrs(`${kind}-${id}`, id, targets)}><b>${esc(id)}</b></div>`;
+  const what = kind === "building" ? `Age ${info.age} ${info.category} building` : `${info.category} monument (scored at the end)`;
+  const tip = `${id}: ${what}\nCost: ${costText(info.cost)}\n${info.effect}`;
+  return `<div class="tz-card ${kind}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets)}>` +
+    `<div class="tz-card-head"><b>${esc(id)}</b><span>${costHtml(info.cost)}</span></div><p>${esc(info.effect)}</p></div>`;
+}
+
+function drawRows(v, ctx, targets) {
+  const c = ctx.catalogue;
+  const stacks = v.buildings.stacks.map((x) => x.length);
+  const buildings = v.buildings.row.map((id) => buildingCard("building", id, c, targets)).join("");
+  const monuments = v.monuments.row.map((id) => buildingCard("monument", id, c, targets)).join("");
+  return `<section class="tz-section"><h3 data-tip="Built with Tikal 2 / 4 or Uxmal 4; the row refills from the age's stack at the end of the turn">Buildings <small>(stacks: Age 1 ${stacks[0] ?? 0}, Age 2 ${stacks[1] ?? 0})</small></h3><div class="tz-cards">${buildings}</div></section>` +
+    `<section class="tz-section"><h3 data-tip="Built only with Tikal 4; each scores at the end of the game">Monuments</h3><div class="tz-cards">${monuments}</div></section>`;
+}
+
+function drawMarket(v, ctx, targets) {
+  const c = ctx.catalogue;
+  const items = ["corn", "wood", "stone", "gold"].map((kind) => {
+    const price = v.market[kind];
+    const tip = price !== undefined ? `${cap(kind)}: worth ${price} corn at the market (Uxmal 2) and at the end of the game` : "Corn: pays for workers, actions and Food Days; 4 corn = 1 VP at the end";
+    return `<div class="tz-res"${attrs(`res-${kind}`, tip, targets)}><span>${kind}${price !== undefined ? ` = ${price} corn` : ""}</span></div>`;
+  }).join("");
+  const jungle = v.jungle.map((j) => `${j.space}: ${j.corn}c/${j.wood}w`).join(" · ");
+  return `<section class="tz-section"><h3>Resources</h3><div class="tz-row">${items}` +
+    `<span class="muted" data-tip="Crystal skulls left in the supply (13 in all)">skulls left ${v.skulls_supply}</span>` +
+    `<span class="muted" data-tip="Palenque's jungle: Corn tiles / Wood tiles left per space${c.food ? "" : ""}">jungle ${esc(jungle)}</span></div></section>`;
+}
+
+// --- players (HTML) ----------------------------------------------------------------------------------
+function tileChip(id, c) {
+  const info = (c.start_tiles || {})[id];
+  return `<span class="tz-chip" data-tip="${esc(info ? `${id} (start tile): ${info.effect}` : id)}">${esc(id)}</span>`;
+}
+
+function drawPlayer(p, v, ctx) {
+  const c = ctx.catalogue;
+  const you = p.seat === ctx.seat;
+  const toMove = !ctx.terminal && ctx.current === p.seat;
+  const w = p.workers;
+  let s = `<div class="tz-player${toMove ? " to-move" : ""}" style="--seat:${SEAT_COLOURS[p.seat]}">`;
+  s += `<div class="tz-ph"><span class="tz-dot big"></span><b>${toMove ? "▶ " : ""}${esc(seatName(ctx, p.seat))}${you ? (ctx.replay ? " (seen from here)" : " (you)") : ""}</b>` +
+    `<span class="tz-vp" data-tip="Victory points on the track (the final score adds goods, skulls and monuments)">${p.vp} VP</span></div>`;
+  s += `<p class="tz-line tz-goods">${GOODS.map((k) => `${res(k, p[k === "skull" ? "skulls" : k])} ${k === "skull" ? "skulls" : k}`).join(" ")}</p>`;
+  s += `<p class="tz-line" data-tip="Ready: in hand to place; on gears: placed; in the bank: gained with Uxmal 3">Workers: ${w.ready} ready · ${w.on_gears} on gears${w.on_start_space ? " · 1 on the Starting Player Space" : ""} · ${w.bank} in the bank</p>`;
+  const temples = Object.entries(p.temples).map(([k, n]) => `${cap(k)} ${n}`).join(" · ");
+  const techs = Object.entries(p.techs).map(([k, n]) => `${cap(k).slice(0, 4)}. ${n}`).join(" · ");
+  s += `<p class="tz-line">Temples: ${esc(temples)}</p><p class="tz-line">Tech: ${esc(techs)}</p>`;
+  const farms = p.farms.free_workers || p.farms.discount ? ` · farms feed ${p.farms.free_workers} free${p.farms.discount ? `, −${p.farms.discount} corn each` : ""}` : "";
+  s += `<p class="tz-line" data-tip="${esc("Light board: may advance the calendar 2 days once (then dark). Harvest tiles count for monuments M03/M04.")}">${esc(p.board)} board · harvest tiles: ${p.harvest_tiles.corn} corn, ${p.harvest_tiles.wood} wood${esc(farms)}</p>`;
+  const built = p.buildings.map((id) => {
+    const info = (c.buildings || {})[id];
+    return `<span class="tz-chip" style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
+  }).join("");
+  const mons = p.monuments.map((id) => {
+    const info = (c.monuments || {})[id];
+    return `<span class="tz-chip monument" data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
+  }).join("");
+  if (built || mons) s += `<div class="tz-row">${built}${mons}</div>`;
+  const kept = p.start_tiles.kept.filter((x) => x !== "?");
+  if (kept.length) s += `<p class="tz-line">Start tiles: ${kept.map((id) => tileChip(id, c)).join(" ")}</p>`;
+  if (v.final && v.final[p.seat]) {
+    const f = v.final[p.seat];
+    const mon = Object.entries(f.monuments || {}).map(([k, n]) => `${k} ${n}`).join(", ");
+    s += `<p class="tz-line"><b>Final: ${f.total}</b> <span class="muted">(track ${f.vp_track}, corn ${f.corn_vp}, skulls ${f.skulls_vp}${mon ? `, monuments ${esc(mon)}` : ""})</span></p>`;
+  }
+  return s + "</div>";
+}
+
+// --- the draft and the buttons -----------------------------------------------------------------------
+function drawDraft(v, ctx, targets) {
+  const own = ctx.seat !== null && ctx.seat !== undefined ? v.players[ctx.seat] : null;
+  if (v.phase !== "draft" || !own) return "";
+  const c = ctx.catalogue;
+  const dealt = own.start_tiles.dealt.filter((x) => x !== "?").map((id) => {
+    const info = (c.start_tiles || {})[id];
+    return `<div class="tz-tile" data-tip="${esc(info ? `Dummy marking: ${info.gear} ${info.space}` : id)}"><b>${esc(id)}</b> ${esc(info ? info.effect : "")}</div>`;
+  }).join("");
+  return `<section class="tz-section"><h3>Your start tiles: keep two</h3><div class="tz-tiles">${dealt}</div></section>`;
+}
+
+function buttonTip(a, c) {
+  if (a.kind !== "Keep") return "";
+  const tiles = c.start_tiles || {};
+  return [a.first, a.second].map((id) => `${id}: ${tiles[id] ? tiles[id].effect : ""}`).join("\n");
+}
+
+function drawButtons(legal, targets, c) {
   const seen = new Map();
   for (const a of legal) {
     const key = keyOf(a);
-    if (key && /^(endturn|stop|nothing|advance-|harvest-)/.test(key) && !seen.has(key)) seen.set(key, label(a));
+    if (key.startsWith("button-") && !seen.has(key)) seen.set(key, a);
   }
-  let s = "", x = 16;
-  for (const [key, name] of seen) {
-    const width = Math.max(110, name.length * 10 + 28);
-    s += button(key, x, y0, width, 40, name);
-    x += width + 10;
-  }
-  return s;
+  return [...seen].map(([key, a]) => `<button type="button"${attrs(key, buttonTip(a, c), targets)}>${esc(label(a))}</button>`).join("");
+}
+
+const PROMPTS = {
+  draft: "Choose the two start tiles you keep (the others are discarded).",
+  turn: "Your turn: place workers (click a gear; each costs its lowest free space in corn, plus more per extra worker) — or pick up your workers (click one of them) to do their actions.",
+  placing: "Place another worker (click a gear or the Starting Player Space) or end the turn.",
+  picking: "Pick up another of your workers (click it) or end the turn.",
+  "choose action": "Choose the action for this worker: its own space, a lower one (1 corn per step back), or nothing.",
+  harvest: "Harvest corn or wood here, or burn the forest.",
+  "anger the gods": "The gods are angry: choose a temple to step down on.",
+  "temple step": "Choose a temple to step up on.",
+  "two temples": "Choose two different temples to step up on, and the block you pay.",
+  technology: "Choose a technology to advance (paid with resource blocks), or stop.",
+  "pay blocks": "Choose the resource block to pay with.",
+  build: "Choose what to build (the highlighted cards).",
+  "take blocks": "Choose the resource block to take.",
+  market: "Buy or sell at the market (click a resource), then stop.",
+  mirror: "Choose the action to copy (a space of Palenque, Yaxchilan, Tikal or Uxmal).",
+  offering: "Theology: pay a resource block to step up on a temple, or stop.",
+  "advance calendar": "Advance the calendar 1 day, or 2 days (your board turns to its dark side).",
+};
+
+export function prompt(ctx) {
+  const d = ctx.view.decision;
+  if (!d) return "";
+  let text = PROMPTS[d.kind] || "";
+  if (d.kind === "choose action" && d.gear) text = `Your worker on ${cap(d.gear)} ${d.space}: ` + text[0].toLowerCase() + text.slice(1);
+  if (d.kind === "turn" && ctx.legal.some((a) => a.kind === "Beg")) text += " With 2 corn or less you may beg a temple for corn.";
+  if (d.kind === "build" && ctx.legal.some((a) => a.kind === "Stop")) text += " Or stop.";
+  return text;
 }
 
 export function render(ctx) {
   const v = ctx.view;
-  const playersY = 830;
-  const height = playersY + v.players.length * 58 + 10;
-  let body = `<rect width="${W}" height="${height}" rx="12" fill="#f4efe6"/>`;
-  body += drawCalendar(v, ctx);
-  v.gears.forEach((gear, i) => { body += drawGear(gear, i); });
-  body += drawButtons(ctx.legal, 318);
-  body += drawTemples(v, 16, 388);
-  body += drawTechs(v, 430, 388);
-  body += drawRows(v, 640);
-  body += drawMarket(v, 725);
-  if (v.phase === "over" && v.final) {
-    body += text(16, 800, "Final: " + v.final.map((f, seat) => `${ctx.seats[seat]?.name ?? seat} ${f.total}`).join(" · "), { size: 16, weight: "bold" });
-  }
-  body += drawPlayers(v, ctx, playersY);
-  return { svg: frame(W, height, body, "Tzolk'in board"), targets: targetMap(ctx.legal, keyOf) };
+  lastCatalogue = ctx.catalogue;
+  const targets = targetMap(ctx.legal, keyOf);
+  const dim = Object.keys(targets).some((k) => k.startsWith("gear-") || k.startsWith("space-"));
+  const gears = v.gears.map((gear) => drawGear(gear, v, ctx, targets, dim)).join("");
+  const buttons = drawButtons(ctx.legal, targets, ctx.catalogue);
+  const html = `<div class="tz">${drawHead(v, ctx, targets)}` +
+    (buttons ? `<div class="tz-buttons">${buttons}</div>` : "") + drawDraft(v, ctx, targets) +
+    `<div class="tz-gears">${gears}</div>` +
+    `<div class="tz-mid"><section class="tz-section"><h3>Temples</h3>${drawTemples(v, ctx, targets)}</section>` +
+    `<section class="tz-section"><h3>Technologies</h3>${drawTechs(v, ctx, targets)}</section></div>` +
+    drawRows(v, ctx, targets) + drawMarket(v, ctx, targets) +
+    `<div class="tz-players">${v.players.map((p) => drawPlayer(p, v, ctx)).join("")}</div></div>`;
+  return { html, targets };
+}
+
+export function summary(ctx) {
+  const f = ctx.view.final;
+  if (!f) return "";
+  const rows = f.map((x, seat) => {
+    const mon = Object.entries(x.monuments || {}).map(([k, n]) => `${k} ${n}`).join(", ") || "—";
+    return `<tr><td>${esc(seatName(ctx, seat))}</td><td>${x.vp_track}</td><td>${x.corn_vp}</td><td>${x.skulls_vp}</td><td>${esc(mon)}</td><td><b>${x.total}</b></td></tr>`;
+  }).join("");
+  return `<h3>Final scoring</h3><table class="list summary-breakdown"><thead><tr><th></th><th>VP track</th><th>goods (corn)</th><th>skulls</th><th>monuments</th><th>total</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

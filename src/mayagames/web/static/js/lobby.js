@@ -39,9 +39,36 @@ function showGame() {
   showOptions(game);
 }
 
+const OTHER = "other";  // a bot typed as a spec, e.g. mcts:500i
+
+// The bots on offer: the server's list (difficulty levels first, with a line on each),
+// else (an older server) every agent name.
+function botChoices() {
+  if (catalogue.bots && catalogue.bots.length) return catalogue.bots;
+  return catalogue.agents.filter((a) => a !== "human").map((a) => ({ spec: a, title: a, doc: "" }));
+}
+
 function defaultBot() {
-  const bots = catalogue.agents.filter((a) => a !== "human");
-  return bots.includes("easy") ? "easy" : bots[0] || "human";
+  const specs = botChoices().map((b) => b.spec);
+  return specs.includes("easy") ? "easy" : specs[0] || "human";
+}
+
+function seatKind(i) {
+  const options = [el("option", { value: "human" }, "person"),
+    ...botChoices().map((b) => el("option", { value: b.spec, title: b.doc }, `bot: ${b.title}${b.level ? " (level)" : ""}`)),
+    el("option", { value: OTHER }, "bot: other spec…")];
+  const kind = el("select", { name: `agent-${i}`, "aria-label": `seat ${i + 1} player` }, options);
+  kind.value = i === 0 ? "human" : defaultBot();
+  const spec = el("input", { name: `spec-${i}`, class: "hidden", placeholder: "e.g. mcts:500i or heuristic:noise=0.5", "aria-label": `seat ${i + 1} bot spec` });
+  const doc = el("small", { class: "muted seat-doc" });
+  const update = () => {
+    spec.classList.toggle("hidden", kind.value !== OTHER);
+    const bot = botChoices().find((b) => b.spec === kind.value);
+    doc.textContent = bot ? bot.doc : kind.value === OTHER ? "any agent spec the server knows (mayagames bots)" : "";
+  };
+  kind.addEventListener("change", update);
+  update();
+  return { kind, spec, doc };
 }
 
 function showSeats() {
@@ -49,12 +76,16 @@ function showSeats() {
   const count = Number($("players").value);
   box.replaceChildren();
   for (let i = 0; i < count; i++) {
-    const kind = el("select", { name: `agent-${i}`, "aria-label": `seat ${i + 1} player` },
-      catalogue.agents.map((a) => el("option", { value: a }, a === "human" ? "person" : `bot: ${a}`)));
-    kind.value = i === 0 ? "human" : defaultBot();
+    const { kind, spec, doc } = seatKind(i);
     const name = el("input", { name: `name-${i}`, maxlength: 40, placeholder: `Player ${i + 1}`, "aria-label": `seat ${i + 1} name` });
-    box.append(el("div", { class: "seat-row" }, el("span", { class: "muted" }, `#${i + 1}`), name, kind));
+    box.append(el("div", { class: "seat-row" }, el("span", { class: "muted" }, `#${i + 1}`), name, kind,
+      el("span"), doc, spec));
   }
+}
+
+function seatAgent(i) {
+  const kind = document.querySelector(`[name=agent-${i}]`).value;
+  return kind === OTHER ? document.querySelector(`[name=spec-${i}]`).value.trim() || OTHER : kind;
 }
 
 function showOptions(game) {
@@ -97,7 +128,7 @@ async function createTable(event) {
   const seats = [];
   for (let i = 0; i < count; i++) {
     const name = document.querySelector(`[name=name-${i}]`).value.trim();
-    seats.push({ name: name || null, agent: document.querySelector(`[name=agent-${i}]`).value });
+    seats.push({ name: name || null, agent: seatAgent(i) });
   }
   $("create").disabled = true;
   try {

@@ -1,7 +1,9 @@
 // The table page: one WebSocket to the server, the board drawn by the game's module
 // (/static/games/<game>.js, else generic.js), moves by clicking highlighted targets or
 // from the list, the log, scores, undo, hot-seat hand-over, end-of-game summary and
-// step-by-step replay of finished games.
+// step-by-step replay of finished games. Board elements with data-tip="TEXT" show their
+// details on hover (a mouse) or on tap (a touch screen: tapping a target with details opens
+// the chooser with the details and the moves, so nothing is played by accident).
 import { api, el, loadTokens, saveToken, rememberTable, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +16,7 @@ const app = {
   state: null,                  // the last "state" message
   log: [],
   renderer: null,
+  catalogue: {},                // the game's components in words (/api/games/G/catalogue)
   ws: null,
   rid: 0,
   pending: null,                // rid of the move/undo awaiting its answer
@@ -89,7 +92,7 @@ function onState(message) {
   if (message.ack !== undefined && message.ack === app.pending) app.pending = null;
   app.log = app.log.slice(0, message.log_from).concat(message.log);
   app.state = message;
-  loadRenderer(message.game).then(() => {
+  Promise.all([loadRenderer(message.game), loadCatalogue(message.game)]).then(() => {
     if (!maybeHandOver()) draw();
   });
 }
@@ -118,8 +121,13 @@ function maybeHandOver() {
   const next = s.current_player;
   if (next === s.seat || !app.tokens[next]) return false;
   app.handoverFor = next;
-  $("board").replaceChildren();
+  $("board").replaceChildren();  // nothing of the last seat's view stays in the page
   $("moves").replaceChildren();
+  $("view-json").textContent = "";
+  drawPrompt(null);
+  hideTip();
+  closeChooser();
+  setStatus(`Pass the device to ${s.seats[next].name}`);
   $("handover-title").textContent = `Pass the device to ${s.seats[next].name}`;
   $("handover").classList.remove("hidden");
   return true;
@@ -140,10 +148,19 @@ async function loadRenderer(game) {
   app.renderer = await loaded[game];
 }
 
+const catalogues = {};
+async function loadCatalogue(game) {
+  if (!catalogues[game]) {
+    catalogues[game] = api(`/api/games/${encodeURIComponent(game)}/catalogue`).catch(() => ({}));
+  }
+  app.catalogue = await catalogues[game];
+}
+
 function context(view, legal, seat, s) {
   return {
     view, legal, seat, seats: s.seats, numPlayers: s.num_players,
     current: s.current_player, terminal: s.terminal, scores: s.scores,
+    catalogue: app.catalogue || {}, winners: s.winners || [], replay: Boolean(app.replay),
   };
 }
 
@@ -169,7 +186,9 @@ function draw() {
   else setStatus(`Waiting for ${seatName(s.current_player)}${s.seats[s.current_player]?.bot ? " (bot)" : ""}` +
     (s.seat === null ? " — you are watching" : ""));
   const legal = app.pending ? [] : s.legal;
-  drawBoard(context(s.view, legal, s.seat, s), legal);
+  const ctx = context(s.view, legal, s.seat, s);
+  drawBoard(ctx, legal);
+  drawPrompt(yourTurn && !app.pending ? ctx : null);
   drawMoves(legal);
   drawScores(s.scores, s.terminal ? s.winners : [], s.current_player, s.terminal);
   drawLog(app.log, s.seat);
@@ -191,7 +210,9 @@ function drawBoard(ctx, legal) {
     console.error(error);
     drawn = { svg: `<p class="error">The board could not be drawn (${String(error.message)}); use the list of moves.</p>`, targets: {} };
   }
-  board.innerHTML = drawn.svg;
+  hideTip();
+  board.innerHTML = drawn.html ?? drawn.svg;
+  board.classList.toggle("has-targets", legal.length > 0);
   const byId = new Map(legal.map((a) => [a.id, a]));
   for (const node of board.querySelectorAll("[data-target]")) {
     const ids = (drawn.targets || {})[node.dataset.target] || [];
@@ -201,7 +222,7 @@ function drawBoard(ctx, legal) {
     node.setAttribute("role", "button");
     node.setAttribute("tabindex", "0");
     node.setAttribute("aria-label", actions.map((a) => a.text).join(" or "));
-    const choose = (event) => pickAction(actions, event);
+    const choose = (event) => pickAction(actions, event, node.dataset.tip);
     node.addEventListener("click", choose);
     node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") choose(event); });
   }
@@ -211,10 +232,16 @@ function label(action) {
   return app.renderer && app.renderer.label ? app.renderer.label(action) : action.text;
 }
 
-function pickAction(actions, event) {
+// A touch screen cannot hover: tapping a target that has details first shows them.
+const canHover = window.matchMedia("(hover: hover)").matches;
+
+function pickAction(actions, event, tip) {
   closeChooser();
-  if (actions.length === 1) { play(actions[0].id); return; }
+  hideTip();
+  const explain = tip && !canHover;
+  if (actions.length === 1 && !explain) { play(actions[0].id); return; }
   const box = el("div", { class: "chooser", id: "chooser", role: "menu" },
+    explain ? el("p", { class: "chooser-tip" }, tip) : null,
     actions.map((a) => el("button", { type: "button", "data-action-id": a.id, onclick: () => { closeChooser(); play(a.id); } }, label(a))),
     el("button", { type: "button", class: "secondary", onclick: closeChooser }, "Cancel"));
   document.body.append(box);
@@ -227,6 +254,49 @@ function pickAction(actions, event) {
 function closeChooser() {
   const box = $("chooser");
   if (box) box.remove();
+}
+
+function drawPrompt(ctx) {
+  const text = ctx && app.renderer && app.renderer.prompt ? app.renderer.prompt(ctx) : "";
+  $("prompt").textContent = text || "";
+  $("prompt").classList.toggle("hidden", !text);
+}
+
+// --- details of board elements (data-tip) ------------------------------------------------
+function showTip(node) {
+  const tip = $("tip");
+  tip.textContent = node.dataset.tip;
+  tip.classList.remove("hidden");
+  const box = node.getBoundingClientRect();
+  const x = Math.min(Math.max(8, box.left), window.innerWidth - tip.offsetWidth - 8);
+  const below = box.bottom + 8 + tip.offsetHeight < window.innerHeight;
+  tip.style.left = `${x}px`;
+  tip.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
+  app.tipFor = node;
+}
+
+function hideTip() {
+  $("tip").classList.add("hidden");
+  app.tipFor = null;
+}
+
+function wireTips(board) {
+  const tipped = (event) => event.target.closest && event.target.closest("[data-tip]");
+  board.addEventListener("pointerover", (event) => {
+    const node = tipped(event);
+    if (node && event.pointerType === "mouse") showTip(node);
+  });
+  board.addEventListener("pointerout", (event) => {
+    const node = tipped(event);
+    if (node && event.pointerType === "mouse" && !node.contains(event.relatedTarget)) hideTip();
+  });
+  board.addEventListener("focusin", (event) => { const node = tipped(event); if (node) showTip(node); });
+  board.addEventListener("focusout", hideTip);
+  board.addEventListener("click", (event) => {  // a tap on details that is not a move
+    const node = tipped(event);
+    if (!node || node.classList.contains("target")) return;
+    if (app.tipFor === node) hideTip(); else showTip(node);
+  });
 }
 
 function drawMoves(legal) {
@@ -284,6 +354,8 @@ function showSummary() {
     el("tr", { class: s.winners.includes(seat) ? "winner" : "" },
       el("td", {}, `${i + 1}.`), el("td", {}, seatName(seat)), el("td", {}, formatScore(s.scores[seat])),
       el("td", {}, s.winners.includes(seat) ? "winner" : ""))));
+  const details = app.renderer && app.renderer.summary ? app.renderer.summary(context(s.view, [], s.seat, s)) : "";
+  $("summary-details").innerHTML = details || "";
   $("summary").classList.remove("hidden");
 }
 
@@ -317,7 +389,8 @@ function drawReplay() {
   $("replay-label").textContent = `move ${r.step} of ${r.total}`;
   setStatus(`Replay — move ${r.step} of ${r.total}` + (f.terminal ? " (final position)" : `, ${seatName(f.current_player)} to move`));
   const viewer = f.perspective === "all" || f.perspective === "spectator" ? null : f.perspective;
-  drawBoard(context(f.view, [], viewer, { ...app.state, current_player: f.current_player, terminal: f.terminal, scores: f.scores }), []);
+  drawBoard(context(f.view, [], viewer, { ...app.state, current_player: f.current_player, terminal: f.terminal, scores: f.scores, winners: f.winners }), []);
+  drawPrompt(null);
   drawScores(f.scores, f.winners, f.current_player, f.terminal);
   drawLog(f.log);
   $("view-json").textContent = JSON.stringify(f.view, null, 1);
@@ -332,6 +405,8 @@ function closeReplay() {
 // --- wiring -------------------------------------------------------------------------------
 function wire() {
   $("undo").addEventListener("click", undo);
+  wireTips($("board"));
+  window.addEventListener("scroll", hideTip, { passive: true });
   $("handover-ok").addEventListener("click", handOver);
   $("summary-close").addEventListener("click", () => $("summary").classList.add("hidden"));
   $("summary-replay").addEventListener("click", openReplay);
@@ -343,7 +418,10 @@ function wire() {
   $("replay-last").addEventListener("click", () => replayTo(app.replay.total));
   $("replay-step").addEventListener("input", (e) => replayTo(Number(e.target.value)));
   $("replay-perspective").addEventListener("change", (e) => { app.replay.perspective = e.target.value; replayTo(app.replay.step); });
-  document.addEventListener("click", (e) => { if (!e.target.closest(".chooser") && !e.target.closest(".target")) closeChooser(); });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest(".chooser") && !e.target.closest(".target")) closeChooser();
+    if (!e.target.closest("[data-tip]")) hideTip();
+  });
   document.addEventListener("keydown", (e) => {
     if (!app.replay) return;
     if (e.key === "ArrowRight") replayTo(app.replay.step + 1);
