@@ -31,9 +31,7 @@ def play_game(specs: list[str], seed: int, on_decision=None, agent_seed: int | N
     return state
 
 
-# Not 4 players: the toy engine can get stuck there (a finished player keeps
-# cards another still needs); that is the core's test game, reported, not ours.
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("spec", CHEAP_SPECS)
 def test_every_agent_returns_only_legal_actions_and_leaves_the_view_intact(spec, players):
     decisions = 0
