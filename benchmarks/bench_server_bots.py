@@ -30,7 +30,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import free_port  # noqa: E402
+from bench_server import free_port, percentile  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -53,11 +53,6 @@ def wait_up(http: httpx.Client, timeout: float = 30.0) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         time.sleep(0.1)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run(args: argparse.Namespace) -> dict:
