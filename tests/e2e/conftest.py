@@ -84,9 +84,12 @@ def new_page(browser: Any) -> Iterator[Any]:
     """Open pages in fresh browser contexts (separate localStorage: separate people)."""
     contexts = []
 
-    def open_page(width: int = 1280, height: int = 860, **options: Any) -> Any:
+    def open_page(width: int = 1280, height: int = 860, tour: bool = False, **options: Any) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(15_000)
+        if not tour:  # the first-game guide is tested on its own; elsewhere it is done
+            context.add_init_script("for (const g of ['tikal', 'tzolkin', 'toy', 'tally', 'toysecret'])"
+                                    " localStorage.setItem('mayagames:tour:' + g, 'done');")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

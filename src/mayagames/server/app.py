@@ -18,8 +18,7 @@ from typing import Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -31,6 +30,7 @@ from .db import DEFAULT_URL, Database
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
 from .service import GameService, Subscriber
+from .static import StaticStore
 
 log = logging.getLogger("mayagames.server")
 
@@ -98,15 +98,28 @@ def describe_validation(errors: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------
 def add_pages(app: FastAPI) -> None:
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    """The lobby, the table page and the static files: gzip-compressed, with ETags."""
+    store = StaticStore(STATIC_DIR)
 
-    @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html")
+    @app.api_route("/static/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def static_file(request: Request, path: str) -> Response:
+        found = store.resolve(path)
+        if found is None:
+            raise ServerError(404, "not_found", f"no static file {path!r}")
+        return store.response(request, found)
 
-    @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "table.html")
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/favicon.svg", methods=["GET", "HEAD"], include_in_schema=False)
+    async def favicon(request: Request) -> Response:
+        return store.response(request, STATIC_DIR / "favicon.svg")
+
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    async def lobby(request: Request) -> Response:
+        return store.response(request, STATIC_DIR / "index.html")
+
+    @app.api_route("/table/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def table_page(request: Request, table_id: str) -> Response:
+        return store.response(request, STATIC_DIR / "table.html")
 
 
 # --- REST -------------------------------------------------------------------------
@@ -183,6 +196,21 @@ def add_api(app: FastAPI, service: GameService) -> None:
         seat = seat_required(room, token)
         await service.undo(room, seat, req.move_number)
         return room.message(seat)
+
+    @app.post("/api/tables/{table_id}/rematch", status_code=201)
+    async def rematch(room: Room = Depends(room_of),
+                      token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+        """A new game of a finished table: same seats and options, a new seed. The first
+        call creates it; each seat's token holder gets that seat's new invite (once)."""
+        seat = seat_required(room, token)
+        new_room, token_of_seat = await service.rematch(room, seat)
+        seats = []
+        for public in new_room.seats_public():
+            mine = public["seat"] == seat and token_of_seat is not None
+            seats.append({**public, "token": token_of_seat if mine else None,
+                          "invite": f"/table/{new_room.id}#token={token_of_seat}" if mine else None})
+        return {"table": new_room.id, "game": new_room.info.name, "rematch_of": room.id,
+                "seat": seat, "seats": seats, "spectate": f"/table/{new_room.id}"}
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
+import webbrowser
 from typing import Optional
 
 import typer
@@ -25,8 +28,11 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    open_browser: Optional[bool] = typer.Option(
+        None, "--open/--no-open",
+        help="open the lobby in a web browser (default: yes when run from a terminal)"),
 ) -> None:
-    """Start the web app: open the printed address in a browser."""
+    """Start the web app (lobby and tables) and open it in a browser."""
     import uvicorn
 
     from .app import create_app
@@ -34,8 +40,18 @@ def serve(
     app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers, bot_processes=bot_processes,
                      list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")
+    address = f"http://{shown}:{port}/"
+    typer.echo(f"mayagames web app: open {address}  (Ctrl-C stops it)")
+    if open_browser if open_browser is not None else sys.stdout.isatty():
+        open_when_ready(address)
     # Messages are small JSON views: compressing each one costs more CPU than it saves
     # (profiled: zlib was the largest single cost of a move's round trip).
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                 ws_per_message_deflate=False)
+
+
+def open_when_ready(address: str, delay: float = 1.0) -> None:
+    """Open ``address`` in the default browser once the server had a moment to start."""
+    timer = threading.Timer(delay, webbrowser.open, args=(address,))
+    timer.daemon = True
+    timer.start()

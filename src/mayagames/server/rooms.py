@@ -118,6 +118,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    rematch: str | None = None  # the table of the rematch, once someone started it
 
     @classmethod
     def from_stored(cls, stored: StoredTable) -> "Room":
@@ -259,17 +260,27 @@ class Room:
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
         view = self.state.view(seat)
+        view_dict = view.to_dict()
         current = self.state.current_player
         legal = self.state.legal_actions() if seat is not None and seat == current else []
         log_from = max(0, min(log_from, len(self.log)))
         return {
             "type": "state", **self.header(), "seat": seat,
             "move_number": self.move_number, "current_player": current,
-            "terminal": self.finished, "view": view.to_dict(),
+            "terminal": self.finished, "view": view_dict,
+            "private": seat is not None and self.is_private(view_dict),
             "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
             "log_from": log_from,
             "log": [e.to_dict(seat) for e in self.log[log_from:]],
             "scores": self.state.scores() if self.finished else view.scores(),
             "winners": self.state.winners() if self.finished else [],
             "can_undo": self.undo_refusal(seat) is None,
+            "rematch": self.rematch,
         }
+
+    def is_private(self, view_dict: dict[str, Any]) -> bool:
+        """Whether a seat's view shows something a spectator may not see (a hot-seat
+        device then hides the board before handing over to that seat)."""
+        public = self.state.view(None).to_dict()
+        return any(view_dict.get(k) != public.get(k) for k in view_dict.keys() | public.keys()
+                   if k != "viewer")

@@ -28,7 +28,7 @@ from ..core.registry import TEST_GAMES, game_names, get_game
 from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
-from .schemas import CreateTable
+from .schemas import CreateTable, SeatSpec
 
 log = logging.getLogger("mayagames.server")
 T = TypeVar("T")
@@ -75,6 +75,9 @@ class GameService:
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
         self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
+        # Rematches offered (in memory): the new table of a finished one, and the tokens of
+        # its human seats not yet handed to their old seat's holder.
+        self.rematches: dict[str, tuple[str, dict[int, str]]] = {}
 
     # --- lifecycle --------------------------------------------------------
     async def start(self) -> None:
@@ -185,6 +188,29 @@ class GameService:
         self.rooms[stored.id] = room
         self.start_bots(room)
         return room, tokens
+
+    async def rematch(self, room: Room, seat: int) -> tuple[Room, str | None]:
+        """The rematch of a finished table (same seats, names, bots and options; a new seed),
+        created on the first call; returns it and ``seat``'s new token (None once handed out).
+
+        Each human seat's new token goes only to whoever holds that seat's old token, once.
+        """
+        if not room.finished:
+            raise ServerError(409, "not_finished", "a rematch can start once the game is over")
+        async with room.lock:
+            offer = self.rematches.get(room.id)
+            if offer is None:
+                stored = room.stored
+                req = CreateTable(game=stored.game, players=stored.num_players,
+                                  seats=[SeatSpec(name=s.name, agent=s.agent) for s in stored.seats],
+                                  options=dict(stored.options))
+                new_room, tokens = await self.create_table(req)
+                offer = (new_room.id, {i: t for i, t in enumerate(tokens) if t is not None})
+                self.rematches[room.id] = offer
+                room.rematch = new_room.id
+                self.broadcast(room)
+        new_id, unclaimed = offer
+        return await self.get_room(new_id), unclaimed.pop(seat, None)
 
     async def get_room(self, table_id: str) -> Room:
         """The live room of a table, loading (replaying) it from the database if needed."""

@@ -63,9 +63,9 @@ export function label(action, catalogue = lastCatalogue) {
     case "Trade": return "Trade treasures";
     case "Recruit": return action.figure === "leader" ? "Recruit a Leader" : "Recruit an Explorer";
     case "Deploy": return `Deploy ${action.figure === "leader" ? "your Leader" : "an Explorer"} at ${action.hex}`;
-    case "Move": return `Move ${figure(action.figure)} ${action.from_hex} → ${action.to_hex}`;
-    case "Transfer": return `${figure(action.figure)} from Base Camp ${action.from_hex} → ${action.to_hex}`;
-    case "Camp": return action.from_hex ? `Move your Base Camp ${action.from_hex} → ${action.hex}` : `Set up a Base Camp at ${action.hex}`;
+    case "Move": return `Move ${figure(action.figure)} ${action.from_hex}\u00a0→\u00a0${action.to_hex}`;
+    case "Transfer": return `${figure(action.figure)} from Base Camp ${action.from_hex}\u00a0→\u00a0${action.to_hex}`;
+    case "Camp": return action.from_hex ? `Move your Base Camp ${action.from_hex}\u00a0→\u00a0${action.hex}` : `Set up a Base Camp at ${action.hex}`;
     case "Clear": return `Clear a floor of the Temple at ${action.hex}`;
     case "Guardian": return `Place a Guardian (${action.figure}) at ${action.hex}`;
     case "Unearth": return `Unearth a treasure at ${action.hex}`;
@@ -101,6 +101,12 @@ function attrs(key, tip, targets) {
   if (key && targets[key]) s += ` data-target="${esc(key)}"`;
   if (tip) s += ` data-tip="${esc(tip)}"`;
   return s;
+}
+
+// The places a move touched, read from its notation (its words: hex names, tile and card
+// ids; the board marks those it has): for servers whose log entries carry no "places".
+export function places(text) {
+  return text.split(/\s+/).filter((word) => /^[A-Za-z]+(-[A-Za-z0-9]+)*$|^[a-l]\d{1,2}$|^[A-Z]-\d+$/.test(word) && word.length > 1);
 }
 
 // --- the site board (SVG) -----------------------------------------------------------------
@@ -171,7 +177,7 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
   const key = `hex-${hex.name}`;
   const target = Boolean(targets[key]);
   const fill = hex.kind === "jungle" && hex.tile ? "#6a994e" : FILL[hex.kind] || "#ccc";
-  let s = `<g class="tk-hex${dim && !target ? " tk-dim" : ""}"${attrs(key, hexTip(hex, v, ctx), targets)}>`;
+  let s = `<g class="tk-hex${dim && !target ? " tk-dim" : ""}" data-place="${esc(hex.name)}"${attrs(key, hexTip(hex, v, ctx), targets)}>`;
   s += `<polygon points="${hexPoints(x, y, SIZE - 1)}" fill="${fill}" stroke="${hex.dotted ? "#c9c1b3" : "#5c4d3c"}"${hex.dotted ? ' stroke-dasharray="4 3"' : ""}/>`;
   if (target) s += `<polygon class="tk-ring" points="${hexPoints(x, y, SIZE - 6)}" fill="none"/>`;
   s += t(x, y - SIZE + 15, hex.name, { size: 9, fill: "#3d3128" });
@@ -248,7 +254,7 @@ function tileTip(id, c) {
 
 function tileChip(id, key, c, targets, extraTip = "") {
   const tile = c.tiles && c.tiles[id];
-  return `<div class="tk-chip tk-tile"${attrs(key, tileTip(id, c) + extraTip, targets)}>${miniTile(id, tile)}<span><b>${esc(id)}</b><small>${esc(tile ? tile.title : "")}</small></span></div>`;
+  return `<div class="tk-chip tk-tile" data-place="${esc(id)}"${attrs(key, tileTip(id, c) + extraTip, targets)}>${miniTile(id, tile)}<span><b>${esc(id)}</b><small>${esc(tile ? tile.title : "")}</small></span></div>`;
 }
 
 function cardChip(entry, key, c, targets) {
@@ -260,7 +266,7 @@ function cardChip(entry, key, c, targets) {
   let tip = card ? `${card.title} (${entry.card})\n${card.text}` : entry.card;
   if (entry.side === "left") tip += "\nKept on the left of the campsite.";
   if (entry.face_down) tip += "\nUsed this round (face down).";
-  return `<div class="${classes.join(" ")}"${attrs(key, tip, targets)}><b>${esc(card ? card.title : entry.card)}</b><small>${esc(entry.card)}${entry.side === "left" ? " · kept" : ""}${entry.face_down ? " · used" : ""}</small></div>`;
+  return `<div class="${classes.join(" ")}" data-place="${esc(entry.card)}"${attrs(key, tip, targets)}><b>${esc(card ? card.title : entry.card)}</b><small>${esc(entry.card)}${entry.side === "left" ? " · kept" : ""}${entry.face_down ? " · used" : ""}</small></div>`;
 }
 
 function section(title, body, tip = "") {
@@ -290,7 +296,7 @@ function drawOffer(v, ctx, targets) {
     const tip = seat === null ? `Space ${i + 1}: put your statuette here to play ${ordinal(i + 1)} next round` : `Space ${i + 1}: ${seatName(ctx, seat)} plays ${ordinal(i + 1)} next round`;
     return `<div class="tk-chip tk-statuette"${style}${attrs(`statuette-${i + 1}`, tip, targets)}><b>${i + 1}</b></div>`;
   }).join("");
-  const order = v.order.map((seat) => esc(seatName(ctx, seat))).join(" → ");
+  const order = v.order.map((seat) => esc(seatName(ctx, seat))).join("\u00a0→\u00a0");
   s += section("Next round's turn order", `<div class="tk-row">${spaces}<span class="muted">this round: ${order}</span></div>`);
   const sup = v.supply;
   const blue = Object.entries(sup.blue_treasures).filter(([, n]) => n).map(([k]) => k).join(", ") || "none";

@@ -99,6 +99,23 @@ function costText(cost) {
   return Object.entries(cost || {}).map(([k, n]) => `${n} ${k}`).join(" + ") || "nothing";
 }
 
+// The places a move touched, read from its notation (gear spaces "gear:N", gears,
+// temples, technologies, buildings, monuments): for servers whose log has no "places".
+export function places(text) {
+  const found = [];
+  let m = text.match(/^(?:pick|do) (\w+) (\d+)/);
+  if (m) found.push(`${m[1]}:${m[2]}`);
+  m = text.match(/^place (\w+)$/);
+  if (m && m[1] !== "start") found.push(m[1]);
+  m = text.match(/^(?:tech|temple|beg|anger|offer) (\w+)/);
+  if (m) found.push(m[1]);
+  m = text.match(/^temples (\w+) (\w+)/);
+  if (m) found.push(m[1], m[2]);
+  m = text.match(/^build (\S+)/);
+  if (m) found.push(m[1]);
+  return found;
+}
+
 // --- the calendar ------------------------------------------------------------------------------
 function rounds(v, c) {
   const days = v.calendar.food_days;
@@ -163,7 +180,7 @@ function drawGear(gear, v, ctx, targets, dim) {
   const next = targets[gearKey] ? placement(gear, v, ctx.catalogue) : null;
   const placeTip = `${gear.title}: a worker goes on the lowest free space and costs that space's number in corn, ` +
     "plus the tariff of the workers already placed this turn (+0, +1, +2...)" + (next ? `\nNext worker: space ${next.space}, ${next.corn} corn` : "");
-  s += `<g${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${radius - hole - 5}" fill="#2f7d6d"/>` +
+  s += `<g data-place="${esc(gear.name)}"${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${radius - hole - 5}" fill="#2f7d6d"/>` +
     t(cx, cy + (next ? 0 : 5), gear.title, { size: gear.title.length > 8 ? 14 : 17, weight: "bold", fill: "white" }) +
     (next ? t(cx, cy + 18, `${next.corn} corn`, { size: 13, fill: "#fdf3dc" }) : "") + "</g>";
   if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${radius - hole - 9}" fill="none"/>`;
@@ -175,8 +192,9 @@ function drawGear(gear, v, ctx, targets, dim) {
     const fill = empty ? "#fffdf8" : occupant === "dummy" ? "#9a9188" : SEAT_COLOURS[occupant];
     const ink = empty ? "#7a6f66" : occupant === "dummy" ? "#fff" : SEAT_INK[occupant];
     const tip = dead ? "Dead arc: only dummy workers ride through here" : spaceTip(gear, i, occupant, v, ctx);
-    let g = `<g${attrs(key, tip, targets)}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole}" fill="${fill}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
-      t(x, y + 4.5, dead ? "" : String(i), { size: 13, weight: empty ? "normal" : "bold", fill: ink }) + "</g>";
+    let g = `<g${dead ? "" : ` data-place="${esc(gear.name)}:${i}"`}${attrs(key, tip, targets)}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole}" fill="${fill}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
+      t(x, y + 4.5, dead ? "" : String(i), { size: 13, weight: empty ? "normal" : "bold", fill: ink }) +
+      (dead ? "" : `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 3}" fill="transparent"/>`) + "</g>";
     if (key && targets[key]) g += `<circle class="tz-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 4}" fill="none"/>`;
     if (gear.name === "chichen" && !dead && v.skull_slots && v.skull_slots[i] !== null && v.skull_slots[i] !== undefined) {
       const sx = cx + (radius - hole - 9) * Math.cos(angle), sy = cy + (radius - hole - 9) * Math.sin(angle);
@@ -206,7 +224,7 @@ function drawTemples(v, ctx, targets) {
   v.temples.forEach((temple, i) => {
     const x = 4 + i * colW, info = c.temples && c.temples[temple.name];
     const key = targets[`temple-${temple.name}`] ? `temple-${temple.name}` : null;
-    s += `<g${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets)}>`;
+    s += `<g data-place="${esc(temple.name)}"${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets)}>`;
     const hy = 4 + (top - temple.top) * stepH;  // the name just above its own top step
     s += `<rect x="${x}" y="${hy}" width="${colW - 8}" height="26" rx="6" fill="${TEMPLE_FILL[temple.name] || "#c98a2b"}"/>` +
       t(x + (colW - 8) / 2, hy + 18, info ? info.title : temple.name, { size: 14, weight: "bold", fill: "white" });
@@ -236,7 +254,7 @@ function drawTechs(v, ctx, targets) {
     const info = c.techs && c.techs[track];
     const cost = c.tech_cost || [];
     const tip = info ? `${info.title}: advancing costs ${cost.slice(0, 3).join(" / ")} resource blocks (to level 1 / 2 / 3); beyond level 3: ${info.bonus} (${cost[3]} block)` : track;
-    let row = `<div class="tz-track"${attrs(`track-${track}`, tip, targets)}>${esc(info ? info.title : track)}</div>`;
+    let row = `<div class="tz-track" data-place="${track}"${attrs(`track-${track}`, tip, targets)}>${esc(info ? info.title : track)}</div>`;
     for (let level = 0; level <= 3; level++) {
       const dots = v.players.filter((p) => p.techs[track] === level).map((p) => `<span class="tz-dot" style="background:${SEAT_COLOURS[p.seat]}"></span>`).join("");
       const text = level === 0 ? "start" : info ? info.levels[level - 1] : "";
@@ -254,7 +272,7 @@ function buildingCard(kind, id, c, targets, fromRow = true) {
   if (!info) return `<div class="tz-card"${attrs(`${kind}-${id}`, id, targets)}><b>${esc(id)}</b></div>`;
   const what = kind === "building" ? `Age ${info.age} ${info.category} building` : `${info.category} monument (scored at the end)`;
   const tip = `${id}: ${what}\nCost: ${costText(info.cost)}\n${info.effect}`;
-  return `<div class="tz-card ${kind}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets)}>` +
+  return `<div class="tz-card ${kind}" data-place="${esc(id)}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets)}>` +
     `<div class="tz-card-head"><b>${esc(id)}</b><span>${costHtml(info.cost)}</span></div><p>${esc(info.effect)}</p></div>`;
 }
 

@@ -31,6 +31,9 @@ function currentGame() {
 function showGame() {
   const game = currentGame();
   $("game-doc").textContent = game.doc || "";
+  const rules = game.rules || (game.test_game ? null : `/rules/${game.name}`);
+  $("game-rules").classList.toggle("hidden", !rules);
+  if (rules) $("game-rules").href = rules;
   const players = $("players");
   players.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) players.append(el("option", { value: n }, n));
@@ -88,15 +91,18 @@ function seatAgent(i) {
   return kind === OTHER ? document.querySelector(`[name=spec-${i}]`).value.trim() || OTHER : kind;
 }
 
+// Each option in plain language (the game package's label, one-line explanation and
+// choice names; an older server: its name and doc).
 function showOptions(game) {
   const box = $("options");
   box.replaceChildren();
   $("options-box").classList.toggle("hidden", game.options.length === 0);
   for (const option of game.options) {
+    const names = option.choice_labels || {};
     let input;
     if (option.choices) {
       input = el("select", { "data-option": option.name },
-        option.choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))));
+        option.choices.map((c) => el("option", { value: JSON.stringify(c) }, names[String(c)] || String(c))));
       input.value = JSON.stringify(option.default);
     } else if (typeof option.default === "boolean") {
       input = el("input", { type: "checkbox", "data-option": option.name, checked: option.default });
@@ -105,7 +111,11 @@ function showOptions(game) {
     } else {
       input = el("input", { "data-option": option.name, value: option.default ?? "" });
     }
-    box.append(el("label", { title: option.doc }, `${option.name} `, input, el("span", { class: "muted" }, ` ${option.doc}`)));
+    const title = option.label || option.name;
+    const explain = option.explain || option.doc || "";
+    box.append(el("div", { class: "option" },
+      el("label", {}, el("span", { class: "option-label" }, title), " ", input),
+      explain ? el("small", { class: "muted option-explain" }, explain) : null));
   }
 }
 

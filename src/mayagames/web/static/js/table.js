@@ -1,19 +1,29 @@
 // The table page: one WebSocket to the server, the board drawn by the game's module
 // (/static/games/<game>.js, else generic.js), moves by clicking highlighted targets or
-// from the list, the log, scores, undo, hot-seat hand-over, end-of-game summary and
-// step-by-step replay of finished games. Board elements with data-tip="TEXT" show their
-// details on hover (a mouse) or on tap (a touch screen: tapping a target with details opens
-// the chooser with the details and the moves, so nothing is played by accident).
+// from the list, the log (sentences grouped by turn, with the game's events), scores,
+// undo, hot-seat hand-over, end-of-game summary, rematch and step-by-step replay.
+// Board elements with data-tip="TEXT" show their details on hover (a mouse) or on tap;
+// elements with data-place="ID" are marked when another player's last turn touched them.
+//
+// Speed: the log is appended to (never rebuilt), the board is redrawn only when the
+// position changed, and nothing reads layout in the path from a message to the new board
+// (scrolling the log waits for the next frame). window.mgStats keeps the timings that
+// benchmarks/bench_table.py reads.
 import { api, el, loadTokens, saveToken, rememberTable, toast } from "./api.js";
+import { createLog } from "./log.js";
+import { signalTurn, setTurnSignals, wireSignals } from "./signals.js";
+import { startTour, maybeStartTour } from "./tour.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const DEBUG = new URLSearchParams(location.search).get("debug") === "1";
+const STEP_MS = 650;  // how long each step of another player's turn stays on screen
 
 const app = {
   tokens: loadTokens(tableId),  // seat -> token held on this device
   token: null,                  // the token this socket speaks with (null: spectator)
   fresh: null,                  // a token from an invite link, seat not yet known
-  state: null,                  // the last "state" message
+  state: null,                  // the "state" message on screen
   log: [],
   renderer: null,
   catalogue: {},                // the game's components in words (/api/games/G/catalogue)
@@ -22,10 +32,19 @@ const app = {
   pending: null,                // rid of the move/undo awaiting its answer
   retry: 500,
   summaryShown: false,
-  handoverFor: null,
+  handoverFor: null,            // the seat the device goes to, once its state arrives
+  shownSeat: null,              // the seat whose view was last on screen
   replay: null,                 // {step, total, perspective, frame} while replaying
   stopped: false,               // the table cannot be shown: do not reconnect
+  queue: [],                    // state messages waiting to be shown step by step
+  queueTimer: null,
+  lastShownAt: 0,
+  boardKey: null,               // what the board on screen was drawn from
+  wasYourTurn: false,
 };
+const stats = window.mgStats = { renders: [], roundTrips: [], sentAt: null };
+
+const log = createLog($("log"), { seatName, onEvent: showEventPanel });
 
 // --- tokens from the invite link (#token=T or hot-seat #tokens=0:T0,1:T1) -----------
 function readFragment() {
@@ -35,12 +54,16 @@ function readFragment() {
     if (token) { app.tokens[seat] = token; saveToken(tableId, seat, token); }
   }
   if (params.get("token")) app.fresh = params.get("token");
-  if (location.hash) history.replaceState(null, "", location.pathname);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   if (Object.keys(app.tokens).length) rememberTable(tableId);
 }
 
 function heldSeats() {
   return Object.keys(app.tokens).map(Number).sort((a, b) => a - b);
+}
+
+function hotSeat() {
+  return heldSeats().length > 1;
 }
 
 function preferredToken() {
@@ -75,6 +98,7 @@ function send(message) {
 
 function hello(token) {
   app.token = token;
+  app.queue = [];  // the hello's answer is a full state: what was queued is outdated
   send({ type: "hello", token });
 }
 
@@ -83,22 +107,93 @@ function receive(message) {
   else if (message.type === "error") onError(message);
 }
 
+// --- state messages, shown at once or one step at a time ---------------------------------
 function onState(message) {
   if (app.fresh && message.seat !== null && message.seat !== undefined) {
     app.tokens[message.seat] = app.fresh;
     saveToken(tableId, message.seat, app.fresh);
     app.fresh = null;
   }
-  if (message.ack !== undefined && message.ack === app.pending) app.pending = null;
+  if (message.ack !== undefined && message.ack === app.pending) {
+    app.pending = null;
+    if (stats.sentAt !== null) stats.roundTrips.push(performance.now() - stats.sentAt);
+    stats.sentAt = null;
+  }
+  if (paced(message)) {
+    app.queue.push(message);
+    pump();
+  } else {
+    flushQueue();
+    show(message);
+  }
+}
+
+// Another player's move, arriving while the last step is still fresh on screen: it waits
+// its turn so that a person can follow a bot's (or a fast player's) whole turn.
+function paced(message) {
+  if (!app.state || app.replay || !$("set-steps").checked || document.hidden) return false;
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return false;
+  if (message.ack !== undefined || message.log_from === 0 || !message.log.length) return false;
+  const held = new Set(heldSeats());
+  return message.log.every((e) => !held.has(e.seat) && e.seat !== message.seat);
+}
+
+function pump() {
+  if (app.queueTimer !== null || !app.queue.length) { drawPlayback(); return; }
+  const wait = app.lastShownAt + STEP_MS - performance.now();
+  if (wait <= 0) {
+    show(app.queue.shift());
+    if (app.queue.length) app.queueTimer = setTimeout(() => { app.queueTimer = null; pump(); }, STEP_MS);
+  } else {
+    app.queueTimer = setTimeout(() => { app.queueTimer = null; pump(); }, wait);
+  }
+  drawPlayback();
+}
+
+function flushQueue() {
+  if (app.queueTimer !== null) clearTimeout(app.queueTimer);
+  app.queueTimer = null;
+  const waiting = app.queue;
+  app.queue = [];
+  if (waiting.length) {
+    for (const message of waiting.slice(0, -1)) mergeLog(message);
+    show(waiting[waiting.length - 1]);
+  }
+  drawPlayback();
+}
+
+function drawPlayback() {
+  const waiting = app.queue.length;
+  $("playback").classList.toggle("hidden", waiting === 0);
+  if (waiting) {
+    const who = seatName(app.queue[waiting - 1].log[0]?.seat);
+    $("playback-text").textContent = `Showing ${who}'s moves step by step (${waiting} more)`;
+  }
+}
+
+function mergeLog(message) {
   app.log = app.log.slice(0, message.log_from).concat(message.log);
+  log.update(message.log_from, message.log, message.seat);
+}
+
+function show(message) {
+  const before = app.state;
   app.state = message;
+  mergeLog(message);
+  app.lastShownAt = performance.now();
+  if (message.seat !== null && message.seat !== undefined && !message.terminal &&
+      hotSeat() && message.current_player !== message.seat && app.tokens[message.current_player]) {
+    handTo(message.current_player);  // the next seat held here: ask for its view
+  }
   Promise.all([loadRenderer(message.game), loadCatalogue(message.game)]).then(() => {
-    if (!maybeHandOver()) draw();
+    if (app.state !== message) return;  // a newer state came meanwhile
+    if (needsHandOver(message, before)) return;
+    draw();
   });
 }
 
 function onError(message) {
-  if (message.rid !== undefined && message.rid === app.pending) app.pending = null;
+  if (message.rid !== undefined && message.rid === app.pending) { app.pending = null; stats.sentAt = null; }
   if (message.error === "broken_table" || message.error === "no_table") {
     app.stopped = true;  // retrying cannot help
     setStatus(message.message);
@@ -115,28 +210,35 @@ function onError(message) {
 }
 
 // --- hot-seat: several seats held on one device ---------------------------------------
-function maybeHandOver() {
-  const s = app.state;
-  if (s.terminal || heldSeats().length < 2) return false;
-  const next = s.current_player;
-  if (next === s.seat || !app.tokens[next]) return false;
-  app.handoverFor = next;
+// The device asks to be passed only when the next seat's view shows something the
+// spectators (and so the previous player) may not see ("private", from the server).
+function handTo(seat) {
+  app.handoverFor = seat;
+  hello(app.tokens[seat]);
+}
+
+function needsHandOver(message) {
+  if (!hotSeat() || message.terminal || message.seat === null || message.seat === undefined) return false;
+  const changed = app.shownSeat !== null && app.shownSeat !== message.seat;
+  if (!changed || !message.private) return false;
   $("board").replaceChildren();  // nothing of the last seat's view stays in the page
   $("moves").replaceChildren();
   $("view-json").textContent = "";
+  app.boardKey = null;
   drawPrompt(null);
   hideTip();
   closeChooser();
-  setStatus(`Pass the device to ${s.seats[next].name}`);
-  $("handover-title").textContent = `Pass the device to ${s.seats[next].name}`;
+  setStatus(`Pass the device to ${seatName(message.seat)}`);
+  $("handover-title").textContent = `Pass the device to ${seatName(message.seat)}`;
   $("handover").classList.remove("hidden");
   return true;
 }
 
 function handOver() {
   $("handover").classList.add("hidden");
-  if (app.handoverFor !== null) hello(app.tokens[app.handoverFor]);
   app.handoverFor = null;
+  app.shownSeat = app.state ? app.state.seat : null;
+  if (app.state) draw();
 }
 
 // --- the game's board module ---------------------------------------------------------
@@ -172,33 +274,48 @@ function setStatus(text, yourTurn = false) {
 
 function seatName(seat) {
   const s = app.state;
-  return seat === null || seat === undefined ? "" : (s.seats[seat] ? s.seats[seat].name : `seat ${seat}`);
+  if (seat === null || seat === undefined || !s) return "";
+  return s.seats[seat] ? s.seats[seat].name : `seat ${seat}`;
 }
 
 function draw() {
+  const t0 = performance.now();
   const s = app.state;
-  document.title = `mayagames — ${s.title}`;
+  app.shownSeat = s.seat;
   $("title").textContent = `${s.title} · table ${tableId}`;
+  $("rules-link").href = `/rules/${encodeURIComponent(s.game)}`;
+  $("rules-link").classList.toggle("hidden", s.game === "toy" || s.game === "tally");
   if (app.replay) { drawReplay(); return; }
   const yourTurn = !s.terminal && s.seat === s.current_player && s.seat !== null;
   if (s.terminal) setStatus(`Game over — ${s.winners.map(seatName).join(" & ")} ${s.winners.length > 1 ? "win" : "wins"}`);
   else if (yourTurn) setStatus(`Your turn, ${seatName(s.seat)}${app.pending ? " — sending…" : ""}`, true);
   else setStatus(`Waiting for ${seatName(s.current_player)}${s.seats[s.current_player]?.bot ? " (bot)" : ""}` +
     (s.seat === null ? " — you are watching" : ""));
+  setTurnSignals({ yourTurn: yourTurn && !app.pending, title: s.title, over: s.terminal });
+  if (yourTurn && !app.wasYourTurn && !app.pending) signalTurn(s.title, tableId);
+  app.wasYourTurn = yourTurn;
   const legal = app.pending ? [] : s.legal;
   const ctx = context(s.view, legal, s.seat, s);
-  drawBoard(ctx, legal);
+  const key = `${s.move_number}|${s.seat}|${app.pending ? "p" : ""}|${s.private}|${legal.length}`;
+  if (key !== app.boardKey) {
+    drawBoard(ctx, legal);
+    app.boardKey = key;
+  }
   drawPrompt(yourTurn && !app.pending ? ctx : null);
   drawMoves(legal);
   drawScores(s.scores, s.terminal ? s.winners : [], s.current_player, s.terminal);
-  drawLog(app.log, s.seat);
-  $("view-json").textContent = JSON.stringify(s.view, null, 1);
+  if (DEBUG) $("view-json").textContent = JSON.stringify(s.view, null, 1);
   $("undo").disabled = !s.can_undo || Boolean(app.pending);
-  $("moves-card").classList.toggle("hidden", s.terminal);
+  $("undo").classList.toggle("hidden", s.seat === null || s.terminal);
+  $("moves-card").classList.toggle("hidden", s.terminal || s.seat === null);
   $("replay-open").classList.toggle("hidden", !s.terminal);
+  $("rematch-open").classList.toggle("hidden", !s.terminal || !heldSeats().length);
   $("record").classList.toggle("hidden", !s.terminal);
   $("record").href = `/api/tables/${tableId}/record`;
   if (s.terminal && !app.summaryShown) showSummary();
+  if (s.terminal) drawRematchNote();
+  stats.renders.push(performance.now() - t0);
+  if (s.seat !== null) maybeStartTour(s.game);
 }
 
 function drawBoard(ctx, legal) {
@@ -211,6 +328,7 @@ function drawBoard(ctx, legal) {
     drawn = { svg: `<p class="error">The board could not be drawn (${String(error.message)}); use the list of moves.</p>`, targets: {} };
   }
   hideTip();
+  app.tipsPaused = true;  // no tooltip for whatever lands under a still cursor
   board.innerHTML = drawn.html ?? drawn.svg;
   board.classList.toggle("has-targets", legal.length > 0);
   const byId = new Map(legal.map((a) => [a.id, a]));
@@ -222,26 +340,60 @@ function drawBoard(ctx, legal) {
     node.setAttribute("role", "button");
     node.setAttribute("tabindex", "0");
     node.setAttribute("aria-label", actions.map((a) => a.text).join(" or "));
-    const choose = (event) => pickAction(actions, event, node.dataset.tip);
-    node.addEventListener("click", choose);
-    node.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") choose(event); });
+    node._actions = actions;
   }
+  markLastMoves(board);
+}
+
+// The places each other player's last turn touched ("places" of the log entries; older
+// servers: the board module reads them from the notation).
+function markLastMoves(board) {
+  const s = app.state;
+  if (!s || !app.log.length) return;
+  const done = new Set([s.seat]);
+  const last = app.log.length - 1;
+  for (let i = last, scanned = 0; i >= 0 && scanned < 300;) {
+    const e = app.log[i];
+    if (done.has(e.seat)) { i--; scanned++; continue; }
+    done.add(e.seat);
+    const places = [];
+    let j = i;
+    for (; j >= 0 && app.log[j].seat === e.seat && (e.turn === undefined || app.log[j].turn === e.turn); j--, scanned++) {
+      places.push(...placesOf(app.log[j]));
+    }
+    for (const place of places) {
+      for (const node of board.querySelectorAll(`[data-place="${CSS.escape(place)}"]`)) {
+        node.classList.add("last-move");
+        if (i === last) node.classList.add("latest");
+        node.dataset.lastSeat = e.seat;
+      }
+    }
+    i = j;
+  }
+}
+
+function placesOf(entry) {
+  if (Array.isArray(entry.places)) return entry.places;
+  return app.renderer && app.renderer.places ? app.renderer.places(entry.text || "") : [];
 }
 
 function label(action) {
   return app.renderer && app.renderer.label ? app.renderer.label(action) : action.text;
 }
 
-// A touch screen cannot hover: tapping a target that has details first shows them.
-const canHover = window.matchMedia("(hover: hover)").matches;
+function onBoardClick(event) {
+  const node = event.target.closest && event.target.closest(".target");
+  if (!node || !node._actions) return;
+  pickAction(node._actions, event, node.dataset.tip);
+}
 
-function pickAction(actions, event, tip) {
+function pickAction(actions, event) {
   closeChooser();
   hideTip();
-  const explain = tip && !canHover;
-  if (actions.length === 1 && !explain) { play(actions[0].id); return; }
+  if (actions.length === 1) { play(actions[0].id); return; }  // one move here: one tap
+  const tip = event.target.closest("[data-tip]")?.dataset.tip;
   const box = el("div", { class: "chooser", id: "chooser", role: "menu" },
-    explain ? el("p", { class: "chooser-tip" }, tip) : null,
+    tip && !canHover ? el("p", { class: "chooser-tip" }, tip) : null,
     actions.map((a) => el("button", { type: "button", "data-action-id": a.id, onclick: () => { closeChooser(); play(a.id); } }, label(a))),
     el("button", { type: "button", class: "secondary", onclick: closeChooser }, "Cancel"));
   document.body.append(box);
@@ -251,6 +403,9 @@ function pickAction(actions, event, tip) {
   box.style.top = `${Math.max(8, y)}px`;
 }
 
+// A touch screen cannot hover: tapping something with details that is not a move shows them.
+const canHover = window.matchMedia("(hover: hover)").matches;
+
 function closeChooser() {
   const box = $("chooser");
   if (box) box.remove();
@@ -258,7 +413,7 @@ function closeChooser() {
 
 function drawPrompt(ctx) {
   const text = ctx && app.renderer && app.renderer.prompt ? app.renderer.prompt(ctx) : "";
-  $("prompt").textContent = text || "";
+  if ($("prompt").textContent !== text) $("prompt").textContent = text || "";
   $("prompt").classList.toggle("hidden", !text);
 }
 
@@ -282,20 +437,33 @@ function hideTip() {
 
 function wireTips(board) {
   const tipped = (event) => event.target.closest && event.target.closest("[data-tip]");
+  board.addEventListener("pointermove", (event) => {
+    if (!app.tipsPaused || event.pointerType !== "mouse") return;
+    app.tipsPaused = false;  // the cursor moved since the last redraw: details are welcome again
+    const node = tipped(event);
+    if (node && app.tipFor !== node) showTip(node);
+  });
   board.addEventListener("pointerover", (event) => {
     const node = tipped(event);
-    if (node && event.pointerType === "mouse") showTip(node);
+    if (node && event.pointerType === "mouse" && !app.tipsPaused) showTip(node);
   });
   board.addEventListener("pointerout", (event) => {
     const node = tipped(event);
     if (node && event.pointerType === "mouse" && !node.contains(event.relatedTarget)) hideTip();
   });
-  board.addEventListener("focusin", (event) => { const node = tipped(event); if (node) showTip(node); });
+  board.addEventListener("focusin", (event) => { const node = tipped(event); if (node && event.target.matches(":focus-visible")) showTip(node); });
   board.addEventListener("focusout", hideTip);
   board.addEventListener("click", (event) => {  // a tap on details that is not a move
     const node = tipped(event);
-    if (!node || node.classList.contains("target")) return;
+    if (!node || node.closest(".target")) return;
     if (app.tipFor === node) hideTip(); else showTip(node);
+  });
+  board.addEventListener("click", onBoardClick);
+  board.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && event.target.closest(".target")) {
+      event.preventDefault();
+      onBoardClick(event);
+    }
   });
 }
 
@@ -324,16 +492,20 @@ function formatScore(x) {
   return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
 }
 
-function drawLog(entries) {
-  const list = $("log");
-  list.replaceChildren(...entries.map((e) =>
-    el("li", { value: e.n }, el("strong", {}, seatName(e.seat)), ": ", e.text)));
-  list.scrollTop = list.scrollHeight;
+// A scoring, Food Day or the final scoring, as it happens: a panel above the board.
+function showEventPanel(event) {
+  if (app.replay) return;
+  const body = $("event-body");
+  body.replaceChildren(el("h3", {}, event.text));
+  if (event.table) body.append(log.eventTable(event.table));
+  $("event-panel").classList.remove("hidden");
+  $("event-panel").dataset.kind = event.kind;
 }
 
 function play(actionId) {
   if (app.pending || !app.state) return;
   app.pending = ++app.rid;
+  stats.sentAt = performance.now();
   send({ type: "move", move_number: app.state.move_number, action_id: actionId, rid: app.pending });
   draw();
 }
@@ -345,7 +517,7 @@ function undo() {
   draw();
 }
 
-// --- end of game and replay -------------------------------------------------------------
+// --- end of game, rematch and replay -------------------------------------------------------
 function showSummary() {
   app.summaryShown = true;
   const s = app.state;
@@ -356,7 +528,35 @@ function showSummary() {
       el("td", {}, s.winners.includes(seat) ? "winner" : ""))));
   const details = app.renderer && app.renderer.summary ? app.renderer.summary(context(s.view, [], s.seat, s)) : "";
   $("summary-details").innerHTML = details || "";
+  $("summary-rematch").classList.toggle("hidden", !heldSeats().length);
   $("summary").classList.remove("hidden");
+}
+
+function drawRematchNote() {
+  const s = app.state;
+  const note = $("rematch-note");
+  note.classList.toggle("hidden", !s.rematch);
+  if (s.rematch) note.textContent = "A rematch has started: Rematch takes you to your seat there.";
+  for (const id of ["summary-rematch", "rematch-open"]) $(id).textContent = s.rematch ? "Join the rematch" : "Rematch";
+}
+
+// Same seats and options, a new seed: each seat held on this device gets its new link.
+async function rematch() {
+  const tokens = heldSeats().map((seat) => app.tokens[seat]);
+  if (!tokens.length) return;
+  const pairs = [];
+  let table = null;
+  for (const token of tokens) {
+    try {
+      const answer = await api(`/api/tables/${tableId}/rematch`, { method: "POST", token });
+      table = answer.table;
+      for (const seat of answer.seats) if (seat.token) pairs.push(`${seat.seat}:${seat.token}`);
+    } catch (error) { toast(error.message); return; }
+  }
+  if (!table) return;
+  const known = loadTokens(table);
+  for (const [seat, token] of Object.entries(known)) if (!pairs.some((p) => p.startsWith(`${seat}:`))) pairs.push(`${seat}:${token}`);
+  location.assign(`/table/${encodeURIComponent(table)}${location.search}#tokens=${pairs.join(",")}`);
 }
 
 async function openReplay() {
@@ -389,16 +589,18 @@ function drawReplay() {
   $("replay-label").textContent = `move ${r.step} of ${r.total}`;
   setStatus(`Replay — move ${r.step} of ${r.total}` + (f.terminal ? " (final position)" : `, ${seatName(f.current_player)} to move`));
   const viewer = f.perspective === "all" || f.perspective === "spectator" ? null : f.perspective;
+  app.boardKey = null;
   drawBoard(context(f.view, [], viewer, { ...app.state, current_player: f.current_player, terminal: f.terminal, scores: f.scores, winners: f.winners }), []);
   drawPrompt(null);
   drawScores(f.scores, f.winners, f.current_player, f.terminal);
-  drawLog(f.log);
-  $("view-json").textContent = JSON.stringify(f.view, null, 1);
+  log.update(0, f.log, viewer, { silent: true });
+  if (DEBUG) $("view-json").textContent = JSON.stringify(f.view, null, 1);
 }
 
 function closeReplay() {
   app.replay = null;
   $("replay").classList.add("hidden");
+  log.update(0, app.log, app.state.seat, { silent: true });
   draw();
 }
 
@@ -406,10 +608,13 @@ function closeReplay() {
 function wire() {
   $("undo").addEventListener("click", undo);
   wireTips($("board"));
+  wireSignals();
   window.addEventListener("scroll", hideTip, { passive: true });
   $("handover-ok").addEventListener("click", handOver);
   $("summary-close").addEventListener("click", () => $("summary").classList.add("hidden"));
   $("summary-replay").addEventListener("click", openReplay);
+  $("summary-rematch").addEventListener("click", rematch);
+  $("rematch-open").addEventListener("click", rematch);
   $("replay-open").addEventListener("click", openReplay);
   $("replay-close").addEventListener("click", closeReplay);
   $("replay-first").addEventListener("click", () => replayTo(0));
@@ -418,6 +623,10 @@ function wire() {
   $("replay-last").addEventListener("click", () => replayTo(app.replay.total));
   $("replay-step").addEventListener("input", (e) => replayTo(Number(e.target.value)));
   $("replay-perspective").addEventListener("change", (e) => { app.replay.perspective = e.target.value; replayTo(app.replay.step); });
+  $("playback-skip").addEventListener("click", flushQueue);
+  $("event-close").addEventListener("click", () => $("event-panel").classList.add("hidden"));
+  $("tour-open").addEventListener("click", () => startTour(app.state ? app.state.game : ""));
+  $("debug").classList.toggle("hidden", !DEBUG);
   document.addEventListener("click", (e) => {
     if (!e.target.closest(".chooser") && !e.target.closest(".target")) closeChooser();
     if (!e.target.closest("[data-tip]")) hideTip();
@@ -427,6 +636,7 @@ function wire() {
     if (e.key === "ArrowRight") replayTo(app.replay.step + 1);
     if (e.key === "ArrowLeft") replayTo(app.replay.step - 1);
   });
+  document.addEventListener("visibilitychange", () => { if (document.hidden) flushQueue(); });
 }
 
 readFragment();
