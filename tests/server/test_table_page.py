@@ -120,3 +120,16 @@ def test_private_says_when_a_view_shows_more_than_a_spectator_sees(client, suppo
     open_game = support.create_table(client, game="tally", agents=["human", "human"], seed=3)
     seat0 = client.get(f"/api/tables/{open_game['table']}", headers=bearer(open_game["tokens"][0])).json()
     assert seat0["private"] is False  # nothing hidden: a hot-seat device needs no hand-over
+
+
+def test_serve_opens_the_browser_once_started(monkeypatch):
+    import threading
+
+    from mayagames.server import cli
+
+    opened: list[str] = []
+    done = threading.Event()
+    monkeypatch.setattr(cli.webbrowser, "open", lambda url: (opened.append(url), done.set()))
+    cli.open_when_ready("http://127.0.0.1:8123/", delay=0.01)
+    assert done.wait(5)
+    assert opened == ["http://127.0.0.1:8123/"]

@@ -11,6 +11,7 @@
 // (place), a turn-order space (statuette), a director power, a treasure of a museum
 // (trade), and buttons for the decisions without a place (end, pass, recruit, sides...).
 import { esc, targetMap } from "./svg.js";
+import { icon, iconAt } from "./icons.js";
 
 const SIZE = 40;
 const ROOT3 = Math.sqrt(3);
@@ -181,16 +182,21 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
   s += `<polygon points="${hexPoints(x, y, SIZE - 1)}" fill="${fill}" stroke="${hex.dotted ? "#c9c1b3" : "#5c4d3c"}"${hex.dotted ? ' stroke-dasharray="4 3"' : ""}/>`;
   if (target) s += `<polygon class="tk-ring" points="${hexPoints(x, y, SIZE - 6)}" fill="none"/>`;
   s += t(x, y - SIZE + 15, hex.name, { size: 9, fill: "#3d3128" });
-  if (hex.kind === "temple") s += t(x, y - 2, String(hex.level), { size: 19, weight: "bold" });
-  if (hex.kind === "ruins") s += t(x, y - 3, `${hex.treasures}◆ ${hex.visible_masks}☺`, { size: 11, weight: "bold" });
-  if (hex.kind === "volcano") s += t(x, y - 2, "▲", { size: 16, fill: "#fff" });
-  if (hex.kind === "lake") s += t(x, y - 2, "≈", { size: 18, fill: "#fff" });
+  if (hex.kind === "temple") s += iconAt("temple", x - 13, y - 8, 15) + t(x + 5, y - 1, String(hex.level), { size: 19, weight: "bold" });
+  if (hex.kind === "ruins") {
+    s += iconAt("treasure", x - 17, y - 7, 13) + t(x - 7, y - 2, String(hex.treasures), { size: 11, weight: "bold" }) +
+      iconAt("mask", x + 7, y - 7, 13) + t(x + 17, y - 2, String(hex.visible_masks), { size: 11, weight: "bold" });
+  }
+  if (hex.kind === "volcano") s += iconAt("volcano", x, y - 8, 24);
+  if (hex.kind === "lake") s += iconAt("lake", x, y - 8, 22);
+  if (hex.kind === "clearing") s += iconAt("clearing", x, y - 8, 18);
+  if (hex.kind === "base_camp") s += iconAt("base_camp", x, y - 9, 18);
   if (hex.camp !== null && hex.camp !== undefined) {
     const c = hex.camp === "common" ? "#5c4d3c" : COLOURS[v.colours[hex.camp]];
     s += `<path d="M${x - 29} ${y - 1} l6 -10 l6 10 z" fill="${c}" stroke="#fff"/>`;
   }
   if (hex.guardian !== null && hex.guardian !== undefined) {
-    s += t(x + 24, y - 2, "★", { size: 16, fill: COLOURS[v.colours[hex.guardian]] });
+    s += `<circle cx="${(x + 24).toFixed(1)}" cy="${(y - 8).toFixed(1)}" r="9" fill="${COLOURS[v.colours[hex.guardian]]}"/>` + iconAt("guardian", x + 24, y - 8, 14);
   }
   s += emBadges(hex, x, y, v.colours);
   return s + "</g>";
@@ -224,7 +230,32 @@ function drawMap(v, ctx, targets) {
     body += drawHex(hex, x, y, v, ctx, targets, dim);
   }
   body += drawEdges(v.board.edges, byName, origin);
+  const pending = v.pending;
+  const turns = ctx.legal.filter((a) => a.kind === "Rotate").map((a) => a.turns);
+  if (pending && pending.kind === "tile" && pending.hex && pending.tile && turns.length && byName[pending.hex]) {
+    const [x, y] = centre(byName[pending.hex], origin);
+    const tile = (ctx.catalogue.tiles || {})[pending.tile];
+    body += turns.map((k, i) => tilePreview(tile, x, y, k, i === 0)).join("");
+  }
   return `<svg class="tk-map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width.toFixed(0)} ${height.toFixed(0)}" role="img" aria-label="Tikal site board">${body}</svg>`;
+}
+
+// Where the tile being placed will go, turned as the rotation button under the pointer
+// says (the first rotation on offer while none is pointed at): CSS shows one of these.
+function tilePreview(tile, x, y, turns, first) {
+  if (!tile) return "";
+  let s = `<polygon points="${hexPoints(x, y, SIZE - 3)}" fill="${FILL[tile.type] || "#ccc"}" fill-opacity=".9" stroke="#d6336c" stroke-width="3"/>`;
+  tile.stones.forEach((_, side) => {
+    const n = tile.stones[(side - turns + 6) % 6];
+    if (!n) return;
+    const angle = (Math.PI / 180) * (60 * side - 60);
+    const sx = x + (SIZE - 12) * Math.cos(angle), sy = y + (SIZE - 12) * Math.sin(angle);
+    s += `<circle cx="${sx.toFixed(1)}" cy="${sy.toFixed(1)}" r="7" fill="#fffdf8" stroke="#d6336c" stroke-width="1.5"/>` +
+      t(sx, sy + 3.5, String(n), { size: 10, weight: "bold" });
+  });
+  if (tile.type === "temple") s += t(x, y + 6, String(tile.value), { size: 18, weight: "bold" });
+  else if (["volcano", "lake", "clearing", "jungle", "ruins"].includes(tile.type)) s += iconAt(tile.type === "ruins" ? "mask" : tile.type, x, y, 22);
+  return `<g class="tk-preview${first ? " default" : ""}" data-rotate="${turns}" pointer-events="none">${s}</g>`;
 }
 
 // --- small pieces (HTML) ------------------------------------------------------------------
@@ -232,8 +263,9 @@ function miniTile(id, tile, rotation = 0) {
   if (!tile) return "";
   const r = 17, x = 20, y = 20;
   let s = `<polygon points="${hexPoints(x, y, r)}" fill="${FILL[tile.type] || "#ccc"}" stroke="#5c4d3c"/>`;
-  const mark = tile.type === "temple" ? String(tile.value) : tile.type === "ruins" ? `${tile.masks}☺` : tile.type === "volcano" ? "▲" : tile.type === "lake" ? "≈" : "";
-  if (mark) s += t(x, y + 4, mark, { size: 11, weight: "bold", fill: tile.type === "volcano" || tile.type === "lake" ? "#fff" : "#2b2521" });
+  if (tile.type === "temple") s += t(x, y + 4, String(tile.value), { size: 11, weight: "bold" });
+  else if (tile.type === "ruins") s += iconAt("mask", x - 3, y, 10) + t(x + 5, y + 4, String(tile.masks), { size: 9, weight: "bold" });
+  else if (["volcano", "lake", "clearing", "jungle"].includes(tile.type)) s += iconAt(tile.type, x, y, 13);
   tile.stones.forEach((_, side) => {
     const n = tile.stones[(side - rotation + 6) % 6];
     if (!n) return;
@@ -380,7 +412,8 @@ function drawButtons(legal, ctx, targets) {
       inner = miniTile(ctx.view.pending.tile, (c.tiles || {})[ctx.view.pending.tile], a.turns) + inner;
     }
     const tip = a.kind === "End" && own ? "Unspent AP are lost" : "";
-    return `<button type="button" class="tk-button"${attrs(key, tip, targets)}>${inner}</button>`;
+    const rotate = a.kind === "Rotate" ? ` data-rotate="${a.turns}"` : "";
+    return `<button type="button" class="tk-button"${rotate}${attrs(key, tip, targets)}>${inner}</button>`;
   }).join("");
 }
 

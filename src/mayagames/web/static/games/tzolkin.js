@@ -9,6 +9,7 @@
 // monument, a resource (pay / take / buy / sell), and buttons for the decisions without a
 // place on the board (end, stop, nothing, advance, harvest, the draft, two temples).
 import { esc, targetMap } from "./svg.js";
+import { icon, iconAt, iconsFor } from "./icons.js";
 
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#d4ac0d", "#7d3c98"];
 const SEAT_INK = ["#fff", "#fff", "#2b2521", "#fff"];
@@ -88,11 +89,11 @@ function seatName(ctx, seat) {
 }
 
 function res(kind, n) {
-  return `<span class="res ${kind}" title="${esc(kind)}">${n}${kind === "skull" ? " ☠" : ""}</span>`;
+  return `<span class="res-i" title="${esc(`${n} ${kind}`)}">${icon(kind, { size: 17 })}<b>${n}</b></span>`;
 }
 
 function costHtml(cost) {
-  return Object.entries(cost || {}).map(([k, n]) => `${res(k, n)} ${esc(k === "skull" ? "skull" : k)}`).join(" ");
+  return Object.entries(cost || {}).map(([k, n]) => res(k, n)).join(" ");
 }
 
 function costText(cost) {
@@ -132,7 +133,7 @@ function drawHead(v, ctx, targets) {
   const tip = "Starting Player Space: place a worker here to take the corn on it and become the starting player " +
     "(or pass the marker to the left); with a light board you may then advance the calendar 2 days.";
   const cost = targets.start ? ` · placing costs ${tariff(v, c)} corn` : "";
-  const sps = `<div class="tz-sps"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
+  const sps = `<div class="tz-sps" data-place="start"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
   return `<div class="tz-head"><div><div class="tz-day" data-tip="${esc("The game lasts " + last + " rounds (days) unless players speed the calendar up.\nFood Days: feed 2 corn per worker (−3 VP per unfed worker), then temple rewards.\n" + food)}"><b>${esc(dayText)}</b> · Age ${cal.age}${esc(next)}</div>` +
     `<div class="muted">Starting player: ${esc(seatName(ctx, v.starting_player))}</div></div>${sps}</div>`;
 }
@@ -180,10 +181,12 @@ function drawGear(gear, v, ctx, targets, dim) {
   const next = targets[gearKey] ? placement(gear, v, ctx.catalogue) : null;
   const placeTip = `${gear.title}: a worker goes on the lowest free space and costs that space's number in corn, ` +
     "plus the tariff of the workers already placed this turn (+0, +1, +2...)" + (next ? `\nNext worker: space ${next.space}, ${next.corn} corn` : "");
-  s += `<g data-place="${esc(gear.name)}"${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${radius - hole - 5}" fill="#2f7d6d"/>` +
-    t(cx, cy + (next ? 0 : 5), gear.title, { size: gear.title.length > 8 ? 14 : 17, weight: "bold", fill: "white" }) +
-    (next ? t(cx, cy + 18, `${next.corn} corn`, { size: 13, fill: "#fdf3dc" }) : "") + "</g>";
-  if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${radius - hole - 9}" fill="none"/>`;
+  const inner = radius - hole - 21;
+  s += `<g data-place="${esc(gear.name)}"${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${inner}" fill="#2f7d6d"/>` +
+    t(cx, cy + (next ? -1 : 4), gear.title, { size: gear.title.length > 8 ? 10.5 : 13, weight: "bold", fill: "white" }) +
+    (next ? t(cx, cy + 14, `${next.corn} corn`, { size: 11, fill: "#fdf3dc" }) : "") + "</g>";
+  if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${inner - 4}" fill="none"/>`;
+  const spaceTexts = (ctx.catalogue.gears && ctx.catalogue.gears[gear.name] || {}).spaces || [];
   const spot = (i, occupant, dead) => {
     const angle = -Math.PI / 2 + (2 * Math.PI * i) / total;
     const x = cx + radius * Math.cos(angle), y = cy + radius * Math.sin(angle);
@@ -196,9 +199,12 @@ function drawGear(gear, v, ctx, targets, dim) {
       t(x, y + 4.5, dead ? "" : String(i), { size: 13, weight: empty ? "normal" : "bold", fill: ink }) +
       (dead ? "" : `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 3}" fill="transparent"/>`) + "</g>";
     if (key && targets[key]) g += `<circle class="tz-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 4}" fill="none"/>`;
+    const ix = cx + (radius - hole - 10) * Math.cos(angle), iy = cy + (radius - hole - 10) * Math.sin(angle);
     if (gear.name === "chichen" && !dead && v.skull_slots && v.skull_slots[i] !== null && v.skull_slots[i] !== undefined) {
-      const sx = cx + (radius - hole - 9) * Math.cos(angle), sy = cy + (radius - hole - 9) * Math.sin(angle);
-      g += `<circle cx="${sx.toFixed(1)}" cy="${sy.toFixed(1)}" r="5" fill="#4a4e69" stroke="${SEAT_COLOURS[v.skull_slots[i]]}" stroke-width="2"/>`;
+      g += `<circle cx="${ix.toFixed(1)}" cy="${iy.toFixed(1)}" r="8" fill="${SEAT_COLOURS[v.skull_slots[i]]}"/>` + iconAt("skull", ix, iy, 13);
+    } else if (!dead) {
+      const pictures = iconsFor(spaceTexts[i], 1);  // what the space does, as a picture
+      if (pictures.length) g += iconAt(pictures[0], ix, iy, 14);
     }
     return g;
   };
@@ -227,7 +233,8 @@ function drawTemples(v, ctx, targets) {
     s += `<g data-place="${esc(temple.name)}"${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets)}>`;
     const hy = 4 + (top - temple.top) * stepH;  // the name just above its own top step
     s += `<rect x="${x}" y="${hy}" width="${colW - 8}" height="26" rx="6" fill="${TEMPLE_FILL[temple.name] || "#c98a2b"}"/>` +
-      t(x + (colW - 8) / 2, hy + 18, info ? info.title : temple.name, { size: 14, weight: "bold", fill: "white" });
+      iconAt(temple.name, x + 14, hy + 13, 18) +
+      t(x + (colW - 8) / 2 + 8, hy + 18, info ? info.title : temple.name, { size: (info ? info.title : temple.name).length > 9 ? 12 : 14, weight: "bold", fill: "white" });
     for (let step = -1; step <= temple.top; step++) {
       const y = 34 + (top - step) * stepH;
       const vp = info ? info.vp[step + 1] : "";
@@ -236,7 +243,7 @@ function drawTemples(v, ctx, targets) {
       const item = reward.find(([k, n]) => n > (Object.fromEntries(prev)[k] || 0));
       s += `<rect x="${x + 6}" y="${y}" width="${colW - 20}" height="${stepH - 2}" fill="${step < 0 ? "#efe9df" : "#f7f1e6"}" stroke="#d8cdb9"/>`;
       s += t(x + 10, y + 15, `${vp} VP`, { size: 10, anchor: "start", fill: "#7a6f66" });
-      if (item) s += t(x + colW - 18, y + 15, item[0], { size: 9, anchor: "end", fill: "#8d5a2b" });
+      if (item) s += iconAt(item[0] === "skulls" ? "skull" : item[0], x + colW - 24, y + 11, 15);
       temple.steps.forEach((at, seat) => {
         if (at === step) s += `<circle cx="${x + 52 + seat * 13}" cy="${y + 11}" r="6" fill="${SEAT_COLOURS[seat]}" stroke="#fff"/>`;
       });
@@ -254,7 +261,7 @@ function drawTechs(v, ctx, targets) {
     const info = c.techs && c.techs[track];
     const cost = c.tech_cost || [];
     const tip = info ? `${info.title}: advancing costs ${cost.slice(0, 3).join(" / ")} resource blocks (to level 1 / 2 / 3); beyond level 3: ${info.bonus} (${cost[3]} block)` : track;
-    let row = `<div class="tz-track" data-place="${track}"${attrs(`track-${track}`, tip, targets)}>${esc(info ? info.title : track)}</div>`;
+    let row = `<div class="tz-track" data-place="${track}"${attrs(`track-${track}`, tip, targets)}>${icon(track, { size: 18 })}<span>${esc(info ? info.title : track)}</span></div>`;
     for (let level = 0; level <= 3; level++) {
       const dots = v.players.filter((p) => p.techs[track] === level).map((p) => `<span class="tz-dot" style="background:${SEAT_COLOURS[p.seat]}"></span>`).join("");
       const text = level === 0 ? "start" : info ? info.levels[level - 1] : "";
@@ -273,7 +280,7 @@ function buildingCard(kind, id, c, targets, fromRow = true) {
   const what = kind === "building" ? `Age ${info.age} ${info.category} building` : `${info.category} monument (scored at the end)`;
   const tip = `${id}: ${what}\nCost: ${costText(info.cost)}\n${info.effect}`;
   return `<div class="tz-card ${kind}" data-place="${esc(id)}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets)}>` +
-    `<div class="tz-card-head"><b>${esc(id)}</b><span>${costHtml(info.cost)}</span></div><p>${esc(info.effect)}</p></div>`;
+    `<div class="tz-card-head"><b>${iconsFor(info.effect).map((n) => icon(n, { size: 18 })).join("")}</b><span>${costHtml(info.cost)}</span></div><p>${esc(info.effect)}</p><small class="tz-id">${esc(id)}</small></div>`;
 }
 
 function drawRows(v, ctx, targets) {
@@ -290,7 +297,7 @@ function drawMarket(v, ctx, targets) {
   const items = ["corn", "wood", "stone", "gold"].map((kind) => {
     const price = v.market[kind];
     const tip = price !== undefined ? `${cap(kind)}: worth ${price} corn at the market (Uxmal 2) and at the end of the game` : "Corn: pays for workers, actions and Food Days; 4 corn = 1 VP at the end";
-    return `<div class="tz-res"${attrs(`res-${kind}`, tip, targets)}><span>${kind}${price !== undefined ? ` = ${price} corn` : ""}</span></div>`;
+    return `<div class="tz-res"${attrs(`res-${kind}`, tip, targets)}>${icon(kind, { size: 20 })}<span>${kind}${price !== undefined ? ` = ${price} corn` : ""}</span></div>`;
   }).join("");
   const jungle = v.jungle.map((j) => `${j.space}: ${j.corn}c/${j.wood}w`).join(" · ");
   return `<section class="tz-section"><h3>Resources</h3><div class="tz-row">${items}` +
@@ -312,7 +319,7 @@ function drawPlayer(p, v, ctx) {
   let s = `<div class="tz-player${toMove ? " to-move" : ""}" style="--seat:${SEAT_COLOURS[p.seat]}">`;
   s += `<div class="tz-ph"><span class="tz-dot big"></span><b>${toMove ? "▶ " : ""}${esc(seatName(ctx, p.seat))}${you ? (ctx.replay ? " (seen from here)" : " (you)") : ""}</b>` +
     `<span class="tz-vp" data-tip="Victory points on the track (the final score adds goods, skulls and monuments)">${p.vp} VP</span></div>`;
-  s += `<p class="tz-line tz-goods">${GOODS.map((k) => `${res(k, p[k === "skull" ? "skulls" : k])} ${k === "skull" ? "skulls" : k}`).join(" ")}</p>`;
+  s += `<p class="tz-line tz-goods">${GOODS.map((k) => res(k, p[k === "skull" ? "skulls" : k])).join(" ")} ${res("worker", w.ready + w.on_gears + (w.on_start_space ? 1 : 0))}</p>`;
   s += `<p class="tz-line" data-tip="Ready: in hand to place; on gears: placed; in the bank: gained with Uxmal 3">Workers: ${w.ready} ready · ${w.on_gears} on gears${w.on_start_space ? " · 1 on the Starting Player Space" : ""} · ${w.bank} in the bank</p>`;
   const temples = Object.entries(p.temples).map(([k, n]) => `${cap(k)} ${n}`).join(" · ");
   const techs = Object.entries(p.techs).map(([k, n]) => `${cap(k).slice(0, 4)}. ${n}`).join(" · ");

@@ -57,7 +57,7 @@ export function createLog(container, { seatName, onEvent }) {
     const turn = turnOf(entry, previous);
     const group = previous && previous.turn === turn && previous.entry.seat === entry.seat ? previous.group : newGroup(entry, turn);
     const events = entry.events || [];
-    const li = el("li", { class: "entry", value: entry.n, "data-n": entry.n },
+    const li = el("li", { class: entry.minor ? "entry minor" : "entry", value: entry.n, "data-n": entry.n },
       el("span", { class: "sentence" }, sentence(entry)),
       events.map(eventNode));
     group._list.append(li);

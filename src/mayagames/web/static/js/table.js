@@ -116,6 +116,7 @@ function onState(message) {
   }
   if (message.ack !== undefined && message.ack === app.pending) {
     app.pending = null;
+    if (stats.click) stats.click.ack = performance.now();
     if (stats.sentAt !== null) stats.roundTrips.push(performance.now() - stats.sentAt);
     stats.sentAt = null;
   }
@@ -294,13 +295,16 @@ function draw() {
   setTurnSignals({ yourTurn: yourTurn && !app.pending, title: s.title, over: s.terminal });
   if (yourTurn && !app.wasYourTurn && !app.pending) signalTurn(s.title, tableId);
   app.wasYourTurn = yourTurn;
+  // While a move is on its way the board stays as it is, its targets switched off
+  // (class "busy"): redrawing it twice per click would double the time to the new board.
   const legal = app.pending ? [] : s.legal;
-  const ctx = context(s.view, legal, s.seat, s);
-  const key = `${s.move_number}|${s.seat}|${app.pending ? "p" : ""}|${s.private}|${legal.length}`;
+  const ctx = context(s.view, s.legal, s.seat, s);
+  const key = `${s.move_number}|${s.seat}|${s.private}|${s.legal.length}`;
   if (key !== app.boardKey) {
-    drawBoard(ctx, legal);
+    drawBoard(ctx, s.legal);
     app.boardKey = key;
   }
+  $("board").classList.toggle("busy", Boolean(app.pending));
   drawPrompt(yourTurn && !app.pending ? ctx : null);
   drawMoves(legal);
   drawScores(s.scores, s.terminal ? s.winners : [], s.current_player, s.terminal);
@@ -314,7 +318,15 @@ function draw() {
   $("record").href = `/api/tables/${tableId}/record`;
   if (s.terminal && !app.summaryShown) showSummary();
   if (s.terminal) drawRematchNote();
-  stats.renders.push(performance.now() - t0);
+  const t1 = performance.now();
+  stats.renders.push(t1 - t0);
+  const click = stats.click;
+  if (click && !app.pending && s.move_number > click.move) {  // the answer to a click is drawn
+    stats.click = null;
+    click.drawn = t1;
+    click.render = t1 - t0;
+    requestAnimationFrame(() => setTimeout(() => { click.painted = performance.now(); stats.clicks = (stats.clicks || []).concat([click]); }, 0));
+  }
   if (s.seat !== null) maybeStartTour(s.game);
 }
 
@@ -383,7 +395,7 @@ function label(action) {
 
 function onBoardClick(event) {
   const node = event.target.closest && event.target.closest(".target");
-  if (!node || !node._actions) return;
+  if (!node || !node._actions || app.pending) return;
   pickAction(node._actions, event, node.dataset.tip);
 }
 
@@ -506,6 +518,7 @@ function play(actionId) {
   if (app.pending || !app.state) return;
   app.pending = ++app.rid;
   stats.sentAt = performance.now();
+  stats.click = { sent: stats.sentAt, move: app.state.move_number };
   send({ type: "move", move_number: app.state.move_number, action_id: actionId, rid: app.pending });
   draw();
 }
