@@ -132,8 +132,8 @@ async def throughput(bases: list[str], clients: int, seconds: float) -> dict:
         elapsed = time.monotonic() - started
     return {"clients": clients, "moves": len(latencies),
             "moves_per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(percentile(latencies, 50), 1),
-            "p95_ms": round(percentile(latencies, 95), 1), "errors": len(errors),
+            "p50_ms": round(percentile(latencies, 0.5), 1),
+            "p95_ms": round(percentile(latencies, 0.95), 1), "errors": len(errors),
             "first_error": errors[0] if errors else None}
 
 
@@ -187,10 +187,10 @@ async def fanout(bases: list[str], moves: int) -> dict:
             for reader in readers:
                 reader.cancel()
     return {"moves": len(far),
-            "other_instance_p50_ms": round(percentile(far, 50), 1),
-            "other_instance_p95_ms": round(percentile(far, 95), 1),
-            "same_instance_p50_ms": round(percentile(near, 50), 1),
-            "same_instance_p95_ms": round(percentile(near, 95), 1)}
+            "other_instance_p50_ms": round(percentile(far, 0.5), 1),
+            "other_instance_p95_ms": round(percentile(far, 0.95), 1),
+            "same_instance_p50_ms": round(percentile(near, 0.5), 1),
+            "same_instance_p95_ms": round(percentile(near, 0.95), 1)}
 
 
 async def run(args: argparse.Namespace) -> dict:
