@@ -219,8 +219,12 @@ def narrate(before: State, action: Any, after: State, viewer: int | None) -> Nar
     assert isinstance(before, ToyState) and isinstance(after, ToyState)
     seat = before.turn
     who = seat_ref(seat)
-    drawn = [c for c in after.hands[seat] if c not in before.hands[seat] or
-             after.hands[seat].count(c) > before.hands[seat].count(c)]
+    kept = list(before.hands[seat])
+    if isinstance(action, (Play, Swap)):
+        kept.remove(action.card)
+    drawn = list(after.hands[seat])
+    for card in kept:
+        drawn.remove(card)
     draw = ""
     if isinstance(action, (Play, Swap)) and len(before.deck) > 0:
         draw = f" and draws a {drawn[0]}" if viewer == seat and drawn else " and draws a card"
