@@ -304,7 +304,7 @@ def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
     from .app import bearer_token
 
     async def room_of(table_id: str) -> Room:
-        return await service.get_room(table_id)
+        return await service.get_room(table_id, fresh=True)  # every instance's writes
 
     @app.post("/api/tables/{table_id}/review")
     async def request_review(room: Room = Depends(room_of)) -> dict[str, Any]:

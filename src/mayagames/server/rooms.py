@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ..agents import Agent, make_agent
 from ..core.errors import IllegalAction, MayaGamesError, NotationError
-from ..core.game import Action, GameInfo, State, action_to_dict, new_state
+from ..core.game import Action, GameInfo, Narration, State, action_to_dict, new_state
 from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
@@ -59,24 +59,51 @@ class LogEntry:
     full: str              # the move's notation (as stored in the record)
     texts: tuple[str, ...]  # public notation for seat 0..n-1, then for spectators
     revealed: bool         # chance or hidden information was involved: no undo past it
+    # the move told as a sentence (GameInfo.narrate) per viewer, as ``texts``; a replay
+    # of everything tells it as the mover saw it (a mover knows its own secret choices)
+    narrations: tuple[Narration, ...] = ()
+    turn: int = 1          # increases each time the acting seat changes
 
     def text_for(self, viewer: int | None, everything: bool = False) -> str:
         if everything:
             return self.full
         return self.texts[-1 if viewer is None else viewer]
 
-    def to_dict(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
-        return {"n": self.number, "seat": self.seat, "text": self.text_for(viewer, everything)}
+    def narration_for(self, viewer: int | None, everything: bool = False) -> Narration:
+        if not self.narrations:
+            return Narration(self.text_for(viewer, everything))
+        return self.narrations[self.seat if everything else -1 if viewer is None else viewer]
+
+    def to_dict(self, viewer: int | None, everything: bool = False,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        told = self.narration_for(viewer, everything).with_names(names)
+        data = {"n": self.number, "seat": self.seat, "text": self.text_for(viewer, everything),
+                "sentence": told.text, "events": [e.to_dict() for e in told.events],
+                "places": list(told.places), "turn": self.turn}
+        if told.minor:
+            data["minor"] = True
+        return data
 
 
-def log_entry(state: State, action: Action, number: int) -> LogEntry:
-    """The log entry of ``action`` about to be played in ``state`` (before applying it)."""
+def log_entry(state: State, action: Action, number: int, after: State | None = None,
+              previous: LogEntry | None = None) -> LogEntry:
+    """The log entry of ``action`` played in ``state`` (``after``: the state it gives).
+
+    ``previous`` is the entry before it (to number the turns).
+    """
     seat = state.current_player
     assert seat is not None
+    if after is None:
+        after = state.clone()
+        after.apply_unchecked(action)
     viewers: list[int | None] = [*range(state.num_players), None]
+    narrate = state.info.narrate
+    told = tuple(narrate(state, action, after, v) for v in viewers)
+    turn = 1 if previous is None else previous.turn + (previous.seat != seat)
     return LogEntry(number=number, seat=seat, full=str(action),
                     texts=tuple(state.public_notation(action, v) for v in viewers),
-                    revealed=state.reveals_information(action))
+                    revealed=state.reveals_information(action),
+                    narrations=told, turn=turn)
 
 
 def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> tuple[State, list[LogEntry]]:
@@ -93,8 +120,9 @@ def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> t
                 raise state.explain_illegal(action)
         except (NotationError, IllegalAction) as exc:
             raise MayaGamesError(f"move {i + 1} {text!r} does not replay: {exc}") from exc
-        log.append(log_entry(state, action, i + 1))
+        before = state.clone()
         state.apply_unchecked(action)
+        log.append(log_entry(before, action, i + 1, state, log[-1] if log else None))
     return state, log
 
 
@@ -118,6 +146,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
 
     @classmethod
     def from_stored(cls, stored: StoredTable) -> "Room":
@@ -130,7 +159,8 @@ class Room:
                                      f"but replays as seat {entry.seat}'s")
         agents = {i: make_agent(s.agent, derive_seed(stored.seed, stored.id, "bot", i))
                   for i, s in enumerate(stored.seats) if s.agent != HUMAN}
-        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents)
+        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
+                   version=stored.version)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -203,18 +233,34 @@ class Room:
 
     def prepare(self, action: Action) -> tuple[State, LogEntry]:
         """The state after ``action`` (on a clone) and its log entry; the room is unchanged."""
-        entry = log_entry(self.state, action, self.move_number + 1)
         after = self.state.clone()
         after.apply_unchecked(action)
+        entry = log_entry(self.state, action, self.move_number + 1, after,
+                          self.log[-1] if self.log else None)
         return after, entry
 
-    def commit(self, after: State, entry: LogEntry) -> None:
-        """Adopt a persisted move."""
+    def commit(self, after: State, entry: LogEntry, version: int | None = None) -> None:
+        """Adopt a persisted move (``version``: the table's version after it)."""
+        self.version = self.version + 1 if version is None else version
         self.state = after
         self.log.append(entry)
         self.moves.append(entry.full)
         self.stored.status = "finished" if after.is_terminal else "playing"
         self.stored.result = result_of(after)
+
+    def stored_move(self, text: str, seat: int | None = None) -> tuple[State, LogEntry]:
+        """The state after a move another instance stored, checked as a replay checks it."""
+        try:
+            action = self.state.parse_action(text)
+            if self.state.current_player is None or action not in self.state.legal_actions():
+                raise self.state.explain_illegal(action)
+        except (NotationError, IllegalAction) as exc:
+            raise MayaGamesError(f"move {self.move_number + 1} {text!r} does not replay: "
+                                 f"{exc}") from exc
+        if seat is not None and seat != self.state.current_player:
+            raise MayaGamesError(f"move {self.move_number + 1} is stored for seat {seat} but "
+                                 f"replays as seat {self.state.current_player}'s")
+        return self.prepare(action)
 
     # --- undo (Board Game Arena policy) ---------------------------------------
     def undo_refusal(self, seat: int | None) -> str | None:
@@ -238,8 +284,9 @@ class Room:
             return "that move revealed hidden information or involved chance"
         return None
 
-    def replace(self, state: State, log: list[LogEntry]) -> None:
-        """Adopt the result of an undo (a replay of fewer moves)."""
+    def replace(self, state: State, log: list[LogEntry], version: int | None = None) -> None:
+        """Adopt the result of an undo (a replay of fewer moves) or of a resync."""
+        self.version = self.version + 1 if version is None else version
         self.state = state
         self.log = log
         self.moves = [e.full for e in log]
@@ -247,6 +294,11 @@ class Room:
         self.stored.result = result_of(state)
 
     # --- what a client gets -------------------------------------------------
+    @property
+    def seat_names(self) -> list[str]:
+        """The names the log's sentences give the seats."""
+        return [s.name for s in self.stored.seats]
+
     def seats_public(self) -> list[dict[str, Any]]:
         return [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
                 for i, s in enumerate(self.stored.seats)]
@@ -268,7 +320,7 @@ class Room:
             "terminal": self.finished, "view": view.to_dict(),
             "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
             "log_from": log_from,
-            "log": [e.to_dict(seat) for e in self.log[log_from:]],
+            "log": [e.to_dict(seat, names=self.seat_names) for e in self.log[log_from:]],
             "scores": self.state.scores() if self.finished else view.scores(),
             "winners": self.state.winners() if self.finished else [],
             "can_undo": self.undo_refusal(seat) is None,
