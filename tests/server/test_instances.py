@@ -377,6 +377,28 @@ def test_websocket_subscribers_of_other_instances_see_moves_and_undos(cluster):
             client.close()
 
 
+@on_postgres
+def test_secrets_stay_secret_when_a_move_crosses_instances(cluster):
+    """A secret swap made through one instance reaches the other instances' subscribers
+    as each of them may read it (``swap ?`` for the others) and with their own view."""
+    table = create_table(cluster[0], ["human", "human"], seed=71, game="toysecret")
+    seat1 = Socket(cluster[1], table["table"], table["tokens"][1])
+    spectator = Socket(cluster[2], table["table"], None)
+    try:
+        mine = state(cluster[0], table, 0)
+        swap = next(t for t in legal_texts(mine) if t.startswith("swap"))
+        assert move(cluster[0], table, 0, 0, swap).status_code == 200
+        for client in (seat1, spectator):
+            update = client.until_move(1)
+            assert update["log"][-1]["text"] == "swap ?"
+            assert update["view"]["hands"][0] == [0, 0]  # seat 0's cards stay hidden
+            assert swap not in json.dumps(update["log"])
+        assert state(cluster[1], table, 0)["log"][-1]["text"] == swap  # its own seat reads it
+    finally:
+        seat1.close()
+        spectator.close()
+
+
 def lease_owner(group: Cluster, table_id: str) -> str | None:
     leases = group.db.bot_leases()
     return leases[table_id][0] if table_id in leases else None
