@@ -155,7 +155,7 @@ def start_serve(tmp_path: Path, *flags: str, env: dict[str, str] | None = None) 
         env={**os.environ, "PYTHONPATH": str(SRC), "DATABASE_URL": "", **(env or {})},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded CI machine imports slowly
     while True:
         try:
             httpx.get(f"{url}/api/health", timeout=1)
@@ -178,8 +178,8 @@ def test_sigterm_stops_the_server_and_busy_bot_workers_within_seconds(tmp_path):
             answer = httpx.post(f"{url}/api/tables", json={
                 "game": "tikal", "players": 2, "seats": [{"agent": "mcts:60s"}] * 2})
             assert answer.status_code == 201, answer.text
-        deadline = time.monotonic() + 20
-        while len(workers := descendants(process.pid)) < 2:  # forkserver + workers
+        deadline = time.monotonic() + 60
+        while len(descendants(process.pid)) < 4:  # forkserver, its 2 workers, resource tracker
             assert time.monotonic() < deadline, "no bot worker started"
             time.sleep(0.2)
         time.sleep(1.0)  # they are thinking now
@@ -330,7 +330,7 @@ def test_large_bodies_get_413_before_being_read_and_others_are_served(served, me
     body = json.loads(rest.partition(b"\r\n\r\n")[2])
     assert body["error"] == "too_large" and "65536" in body["message"]
     # goal 50 ms (benchmarks/bench_abuse.py); here only "no freeze" on a loaded machine
-    assert statistics.median(latencies) < 0.05 and max(latencies) < 0.5, latencies
+    assert statistics.median(latencies) < 0.25 and max(latencies) < 1.0, latencies
     assert httpx.get(f"{served}/api/tables").json()["tables"] == []
 
 
