@@ -54,6 +54,15 @@ def serve(
     import uvicorn
 
     from .app import create_app
+    from .db import DEFAULT_URL, Database, SingleInstanceError
+
+    guard = Database(database_url or DEFAULT_URL)
+    try:  # one server process per SQLite file (held until this process ends)
+        guard.claim_single_instance()
+    except SingleInstanceError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
     from .limits import ServerLimits, parse_setting
 
     try:

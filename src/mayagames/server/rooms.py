@@ -150,6 +150,7 @@ class Room:
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
+    version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
 
     @classmethod
     def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
@@ -174,7 +175,7 @@ class Room:
                 broken[i] = (f"the bot {s.agent!r} cannot be built ({type(exc).__name__}: "
                              f"{exc}); it plays random legal moves")
         return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
-                   broken_bots=broken)
+                   broken_bots=broken, version=stored.version)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -253,13 +254,28 @@ class Room:
                           self.log[-1] if self.log else None)
         return after, entry
 
-    def commit(self, after: State, entry: LogEntry) -> None:
-        """Adopt a persisted move."""
+    def commit(self, after: State, entry: LogEntry, version: int | None = None) -> None:
+        """Adopt a persisted move (``version``: the table's version after it)."""
+        self.version = self.version + 1 if version is None else version
         self.state = after
         self.log.append(entry)
         self.moves.append(entry.full)
         self.stored.status = "finished" if after.is_terminal else "playing"
         self.stored.result = result_of(after)
+
+    def stored_move(self, text: str, seat: int | None = None) -> tuple[State, LogEntry]:
+        """The state after a move another instance stored, checked as a replay checks it."""
+        try:
+            action = self.state.parse_action(text)
+            if self.state.current_player is None or action not in self.state.legal_actions():
+                raise self.state.explain_illegal(action)
+        except (NotationError, IllegalAction) as exc:
+            raise MayaGamesError(f"move {self.move_number + 1} {text!r} does not replay: "
+                                 f"{exc}") from exc
+        if seat is not None and seat != self.state.current_player:
+            raise MayaGamesError(f"move {self.move_number + 1} is stored for seat {seat} but "
+                                 f"replays as seat {self.state.current_player}'s")
+        return self.prepare(action)
 
     # --- undo (Board Game Arena policy) ---------------------------------------
     def undo_refusal(self, seat: int | None) -> str | None:
@@ -283,8 +299,9 @@ class Room:
             return "that move revealed hidden information or involved chance"
         return None
 
-    def replace(self, state: State, log: list[LogEntry]) -> None:
-        """Adopt the result of an undo (a replay of fewer moves)."""
+    def replace(self, state: State, log: list[LogEntry], version: int | None = None) -> None:
+        """Adopt the result of an undo (a replay of fewer moves) or of a resync."""
+        self.version = self.version + 1 if version is None else version
         self.state = state
         self.log = log
         self.moves = [e.full for e in log]
