@@ -96,6 +96,24 @@ class ServerLimits:
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(cls(), **values)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values (rates as their text), for :meth:`from_dict`."""
+        return {f.name: (str(v) if isinstance(v := getattr(self, f.name), Rate) else
+                         list(v) if isinstance(v, tuple) else v) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ServerLimits":
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name in data:
+                value = data[f.name]
+                if f.name in RATE_FIELDS:
+                    value = Rate.parse(value) if value is not None else None
+                elif f.name == "allowed_origins":
+                    value = tuple(value)
+                values[f.name] = value
+        return replace(cls(), **values)
+
     def without_rate_limits(self) -> "ServerLimits":
         return replace(self, **{name: None for name in RATE_FIELDS})
 
