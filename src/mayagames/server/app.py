@@ -34,6 +34,7 @@ from ..web.catalogue import catalogue
 from .db import DEFAULT_URL, Database
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
+from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
 from .service import GameService, Subscriber
@@ -47,7 +48,9 @@ def encode(message: dict[str, Any]) -> str:
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
                bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
-               list_test_games: bool = False, limits: ServerLimits | None = None) -> FastAPI:
+               list_test_games: bool = False, review_budget: str = DEFAULT_REVIEW_BUDGET,
+               hint_budgets: dict[str, str] | None = None,
+               limits: ServerLimits | None = None) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory;
     ``limits`` default to :meth:`ServerLimits.from_env` (safe for a public server)."""
     database = db or Database(database_url or DEFAULT_URL)
@@ -55,6 +58,7 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
                           list_test_games=list_test_games, limits=limits)
+    reviews = Reviews(service, review_budget, hint_budgets)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -62,15 +66,18 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
         try:
             yield
         finally:
+            await reviews.stop()
             await service.stop()
 
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
     app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
+    app.state.reviews = reviews
     install_error_handlers(app)
     add_pages(app)
     add_api(app, service)
+    add_review_api(app, service, reviews)
     add_websocket(app, service)
     return app
 
@@ -239,7 +246,9 @@ def add_api(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
-        return JSONResponse(service.record(room))
+        data = service.record(room)
+        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py)
+        return JSONResponse(data)
 
 
 def seat_required(room: Room, token: str | None) -> int:
