@@ -63,7 +63,7 @@ class Server:
     def __init__(self, folder: Path, src: Path | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ)
+        env = {**os.environ, "MAYAGAMES_RATE_LIMITS": "off"}  # the API plays both seats fast
         if src is not None:
             env["PYTHONPATH"] = str(src.resolve())
         code = ("import sys; from mayagames.server.app import create_app; import uvicorn; "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -21,21 +22,30 @@ HERE = Path(__file__).parent
 MOVES = {"tikal": 150, "tzolkin": 75}
 
 
+def call(http: httpx.Client, method: str, path: str, **kwargs: object) -> dict:
+    """A request, waiting and retrying when the server's rate limit says so (429)."""
+    while True:
+        answer = http.request(method, path, **kwargs)
+        if answer.status_code != 429:
+            return answer.json()
+        time.sleep(float(answer.headers.get("retry-after", "1")))
+
+
 def mid_game(http: httpx.Client, game: str, moves: int, seed: int = 5) -> tuple[str, dict[int, str]]:
-    table = http.post("/api/tables", json={"game": game, "players": 2, "seed": seed,
-                                           "seats": [{"name": "Ana"}, {"name": "Ben"}]}).json()
+    table = call(http, "POST", "/api/tables", json={"game": game, "players": 2, "seed": seed,
+                                           "seats": [{"name": "Ana"}, {"name": "Ben"}]})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
     rng = random.Random(seed)
     for _ in range(moves):
-        public = http.get(f"/api/tables/{table['table']}").json()
+        public = call(http, "GET", f"/api/tables/{table['table']}")
         if public["terminal"]:
             break
         seat = public["current_player"]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        mine = http.get(f"/api/tables/{table['table']}", headers=auth).json()
+        mine = call(http, "GET", f"/api/tables/{table['table']}", headers=auth)
         action = rng.choice(mine["legal"])
-        http.post(f"/api/tables/{table['table']}/moves", headers=auth,
-                  json={"move_number": mine["move_number"], "action_id": action["id"]})
+        call(http, "POST", f"/api/tables/{table['table']}/moves", headers=auth,
+             json={"move_number": mine["move_number"], "action_id": action["id"]})
     return table["table"], tokens
 
 
@@ -44,7 +54,7 @@ def main(base: str) -> None:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
         for game, moves in MOVES.items():
             table, tokens = mid_game(http, game, moves)
-            seat = http.get(f"/api/tables/{table}").json()["current_player"]
+            seat = call(http, "GET", f"/api/tables/{table}")["current_player"]
             for size, viewport, phone in (("laptop", (1366, 768), False), ("phone", (390, 844), True)):
                 context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                                               is_mobile=phone, has_touch=phone, reduced_motion="reduce")

@@ -183,7 +183,7 @@ function drawGear(gear, v, ctx, targets, dim) {
     "plus the tariff of the workers already placed this turn (+0, +1, +2...)" + (next ? `\nNext worker: space ${next.space}, ${next.corn} corn` : "");
   const inner = radius - hole - 21;
   s += `<g data-place="${esc(gear.name)}"${attrs(gearKey, placeTip, targets)}><circle cx="${cx}" cy="${cy}" r="${inner}" fill="#2f7d6d"/>` +
-    t(cx, cy + (next ? -1 : 4), gear.title, { size: gear.title.length > 8 ? 10.5 : 13, weight: "bold", fill: "white" }) +
+    t(cx, cy + (next ? -1 : 4), gear.title, { size: gear.title.length > 8 ? 10 : gear.title.length > 6 ? 11.5 : 13, weight: "bold", fill: "white" }) +
     (next ? t(cx, cy + 14, `${next.corn} corn`, { size: 11, fill: "#fdf3dc" }) : "") + "</g>";
   if (targets[gearKey]) s += `<circle class="tz-ring" cx="${cx}" cy="${cy}" r="${inner - 4}" fill="none"/>`;
   const spaceTexts = (ctx.catalogue.gears && ctx.catalogue.gears[gear.name] || {}).spaces || [];

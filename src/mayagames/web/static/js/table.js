@@ -479,11 +479,20 @@ function wireTips(board) {
   });
 }
 
+// The moves in words: below the board, and on a phone also in the sticky action bar
+// (so that what you act on is never 2,000 px away from the map).
+const BAR_MOVES = 12;
+const narrow = window.matchMedia("(max-width: 760px)");
+
 function drawMoves(legal) {
+  const button = (a) => el("button", { type: "button", "data-action-id": a.id, onclick: () => play(a.id) }, label(a));
   const box = $("moves");
-  box.replaceChildren(...legal.map((a) =>
-    el("button", { type: "button", "data-action-id": a.id, onclick: () => play(a.id) }, label(a))));
+  box.replaceChildren(...legal.map(button));
   if (!legal.length) box.append(el("span", { class: "muted" }, app.pending ? "sending…" : "No move for you now."));
+  const bar = $("bar-moves");
+  const shown = narrow.matches && legal.length && legal.length <= BAR_MOVES;
+  bar.replaceChildren(...(shown ? legal.map(button) : []));
+  bar.classList.toggle("hidden", !shown);
 }
 
 function drawScores(scores, winners, current, terminal) {
