@@ -192,9 +192,9 @@ class ToyState(State):
 
     def to_dict(self) -> dict[str, Any]:
         return {"viewer": self.viewer, "turn": self.turn, "after_swap": self.after_swap,
-                "deck": self.deck if self.viewer is None else len(self.deck),
-                "hands": [sorted(h) for h in self.hands], "piles": self.piles,
-                "bonus_used": self.bonus_used, "swaps_left": self.swaps_left,
+                "deck": list(self.deck) if self.viewer is None else len(self.deck),
+                "hands": [sorted(h) for h in self.hands], "piles": [list(p) for p in self.piles],
+                "bonus_used": list(self.bonus_used), "swaps_left": list(self.swaps_left),
                 "scores": self.scores()}
 
     def reveals_information(self, action: Any) -> bool:

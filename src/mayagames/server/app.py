@@ -138,9 +138,14 @@ def add_api(app: FastAPI, service: GameService) -> None:
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id)
 
+    async def fresh_room_of(table_id: str) -> Room:
+        """The room with every write of every instance (reads after a write elsewhere)."""
+        return await service.get_room(table_id, fresh=True)
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables_in_memory": len(service.rooms)}
+        return {"ok": True, "tables_in_memory": len(service.rooms),
+                "instance": service.instance}
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
@@ -177,7 +182,7 @@ def add_api(app: FastAPI, service: GameService) -> None:
         return {"tables": await service.list_tables(status, limit)}
 
     @app.get("/api/tables/{table_id}")
-    async def table_state(room: Room = Depends(room_of),
+    async def table_state(room: Room = Depends(fresh_room_of),
                           token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         """The position as the token's seat sees it (a spectator's without a token)."""
         return room.message(room.seat_of_token(token))
@@ -199,13 +204,13 @@ def add_api(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
-                     room: Room = Depends(room_of),
+                     room: Room = Depends(fresh_room_of),
                      token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         """One frame of a replay: a finished game from any side, else only one's own side."""
         return service.replay_frame(room, room.seat_of_token(token), step, perspective)
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(room: Room = Depends(room_of)) -> Response:
+    async def record(room: Room = Depends(fresh_room_of)) -> Response:
         return JSONResponse(service.record(room))
 
 
@@ -288,6 +293,8 @@ class SocketSession:
     async def dispatch(self, request: Any) -> None:
         if isinstance(request, WsHello):
             seat = self.room.seat_of_token(request.token)
+            if self.service.db.shared:
+                await self.service.refresh(self.room)
             self.service.subscribe(self.room, self.sub, seat)
             self.greeted = True
             return
