@@ -29,6 +29,7 @@ from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
 from ..web.rules import rules_html
 from .db import DEFAULT_URL, Database
+from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
 from .service import GameService, Subscriber
@@ -42,12 +43,14 @@ def encode(message: dict[str, Any]) -> str:
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
                bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
-               list_test_games: bool = False) -> FastAPI:
+               list_test_games: bool = False, review_budget: str = DEFAULT_REVIEW_BUDGET,
+               hint_budgets: dict[str, str] | None = None) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory."""
     database = db or Database(database_url or DEFAULT_URL)
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
                           list_test_games=list_test_games)
+    reviews = Reviews(service, review_budget, hint_budgets)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -55,14 +58,17 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
         try:
             yield
         finally:
+            await reviews.stop()
             await service.stop()
 
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
+    app.state.reviews = reviews
     install_error_handlers(app)
     add_pages(app)
     add_api(app, service)
+    add_review_api(app, service, reviews)
     add_websocket(app, service)
     return app
 
@@ -211,7 +217,9 @@ def add_api(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/tables/{table_id}/record")
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
-        return JSONResponse(service.record(room))
+        data = service.record(room)
+        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py)
+        return JSONResponse(data)
 
 
 def seat_required(room: Room, token: str | None) -> int:

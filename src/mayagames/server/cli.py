@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Optional
 
@@ -25,24 +26,48 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    workers: int = typer.Option(
+        1, min=1, help="server processes on this port (uvicorn workers), each a full instance "
+                       "sharing the database; more than 1 needs PostgreSQL"),
 ) -> None:
     """Start the web app: open the printed address in a browser."""
-    import uvicorn
-
-    from .app import create_app
     from .db import DEFAULT_URL, Database, SingleInstanceError
 
     guard = Database(database_url or DEFAULT_URL)
+    if workers > 1 and guard.is_sqlite:
+        typer.echo("error: --workers needs PostgreSQL (--database-url postgresql://...): an "
+                   "SQLite file is served by one process", err=True)
+        raise typer.Exit(1)
     try:  # one server process per SQLite file (held until this process ends)
         guard.claim_single_instance()
     except SingleInstanceError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers, bot_processes=bot_processes,
-                     list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
+    import uvicorn
+
+    from .app import create_app
+    settings = {"database_url": database_url, "bot_delay": bot_delay, "bot_workers": bot_workers,
+                "bot_processes": bot_processes,
+                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1"}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")
     # Messages are small JSON views: compressing each one costs more CPU than it saves
     # (profiled: zlib was the largest single cost of a move's round trip).
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
-                ws_per_message_deflate=False)
+    options = {"host": host, "port": port, "log_level": log_level, "ws": "websockets-sansio",
+               "ws_per_message_deflate": False}
+    if workers > 1:  # each worker process builds its own app from the settings
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
+        uvicorn.run("mayagames.server.cli:app_from_settings", factory=True, workers=workers,
+                    **options)
+    else:
+        uvicorn.run(create_app(**settings), **options)
+
+
+SETTINGS_ENV = "MAYAGAMES_SERVE_SETTINGS"
+
+
+def app_from_settings() -> object:
+    """The app of one ``--workers`` process, from the settings ``serve`` left in the environment."""
+    from .app import create_app
+
+    return create_app(**json.loads(os.environ[SETTINGS_ENV]))
