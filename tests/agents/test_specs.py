@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgent, MCTSAgent,
                               RandomAgent, make_agent, parse_budget)
-from mayagames.agents import hooks, toy_heuristic
+from mayagames.agents import hooks
+from mayagames.core import toy_heuristic
 from mayagames.agents.mcts import win_chances
 from mayagames.cli import app
 from mayagames.core import GameRecord, get_game, new_game, verify

@@ -29,7 +29,7 @@ Estimator = Callable[[State], list[float]]
 FeatureFn = Callable[[State], list[dict[str, Any]]]  # values: str or list[str]
 
 # Games whose hooks live outside ``mayagames.<game>.heuristic`` (test games).
-TEST_GAME_HOOKS = {"toy": "mayagames.agents.toy_heuristic"}
+TEST_GAME_HOOKS = {"toy": "mayagames.core.toy_heuristic"}
 DEFAULT_SCORE_SCALE = 5.0
 
 _MODULES: dict[str, ModuleType | None] = {}
