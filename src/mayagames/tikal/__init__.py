@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.game import GameInfo, OptionSpec
+from ..core.game import GameInfo, GamePlugin, Lazy, OptionSpec
 from ..core.registry import register
+from . import heuristic
 from .actions import parse_action
 from .data import DataError, default_components, load_components
 from .narrate import narrate
@@ -70,7 +71,12 @@ INFO = register(GameInfo(
     new_game=_new_game, parse_action=parse_action, render=render, options=OPTIONS,
     max_decisions=20_000,
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
-    extra={"seat_features": seat_features, "prompt": question},
+    plugin=GamePlugin(
+        estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
+        public_estimate=heuristic.PUBLIC_ESTIMATE,
+        seat_features=seat_features, prompt=question,
+        catalogue=Lazy("mayagames.tikal.catalogue:catalogue"),
+        encoding=Lazy("mayagames.tikal.encoding:ENCODING")),
     narrator=narrate,
 ))
 TikalState.info = INFO
