@@ -29,7 +29,7 @@ from ..core.errors import IllegalAction
 from ..core.game import Action, State
 from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
-from .rules import FRAME_RULES
+from .engine import FRAME_RULES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
 from ..rl.encoding import (ActionCodec, EncodingError, EntryCache, Field, GameEncoding, Layout, ObservationEncoder,
                         register_encoding, scaled, unknown_index)
