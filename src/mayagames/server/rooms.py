@@ -18,12 +18,13 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..agents import Agent, make_agent
+from ..agents import Agent, RandomAgent, make_agent
 from ..core.errors import IllegalAction, MayaGamesError, NotationError
 from ..core.game import Action, GameInfo, Narration, State, action_to_dict, new_state
 from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
+from .limits import ServerLimits, cap_agent
 
 HUMAN = "human"
 
@@ -31,12 +32,14 @@ HUMAN = "human"
 class ServerError(Exception):
     """A request the server refuses: HTTP-like ``status``, a stable ``code`` and a message."""
 
-    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.rule = rule
+        self.retry_after = retry_after  # seconds (a 429)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"error": self.code, "message": self.message}
@@ -146,9 +149,11 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
+    version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
 
     @classmethod
-    def from_stored(cls, stored: StoredTable) -> "Room":
+    def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
         info = get_game(stored.game)
         moves = [text for text, _ in stored.moves]
         state, log = replay_moves(info, stored, moves)
@@ -156,9 +161,21 @@ class Room:
             if entry.seat != seat:
                 raise MayaGamesError(f"move {entry.number} is stored for seat {seat} "
                                      f"but replays as seat {entry.seat}'s")
-        agents = {i: make_agent(s.agent, derive_seed(stored.seed, stored.id, "bot", i))
-                  for i, s in enumerate(stored.seats) if s.agent != HUMAN}
-        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents)
+        limits = limits or ServerLimits()
+        agents: dict[int, Agent] = {}
+        broken: dict[int, str] = {}
+        for i, s in enumerate(stored.seats):
+            if s.agent == HUMAN:
+                continue
+            seed = derive_seed(stored.seed, stored.id, "bot", i)
+            try:
+                agents[i] = cap_agent(make_agent(s.agent, seed), limits)
+            except Exception as exc:  # a stored spec this version no longer builds
+                agents[i] = RandomAgent(seed)
+                broken[i] = (f"the bot {s.agent!r} cannot be built ({type(exc).__name__}: "
+                             f"{exc}); it plays random legal moves")
+        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
+                   broken_bots=broken, version=stored.version)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -237,13 +254,28 @@ class Room:
                           self.log[-1] if self.log else None)
         return after, entry
 
-    def commit(self, after: State, entry: LogEntry) -> None:
-        """Adopt a persisted move."""
+    def commit(self, after: State, entry: LogEntry, version: int | None = None) -> None:
+        """Adopt a persisted move (``version``: the table's version after it)."""
+        self.version = self.version + 1 if version is None else version
         self.state = after
         self.log.append(entry)
         self.moves.append(entry.full)
         self.stored.status = "finished" if after.is_terminal else "playing"
         self.stored.result = result_of(after)
+
+    def stored_move(self, text: str, seat: int | None = None) -> tuple[State, LogEntry]:
+        """The state after a move another instance stored, checked as a replay checks it."""
+        try:
+            action = self.state.parse_action(text)
+            if self.state.current_player is None or action not in self.state.legal_actions():
+                raise self.state.explain_illegal(action)
+        except (NotationError, IllegalAction) as exc:
+            raise MayaGamesError(f"move {self.move_number + 1} {text!r} does not replay: "
+                                 f"{exc}") from exc
+        if seat is not None and seat != self.state.current_player:
+            raise MayaGamesError(f"move {self.move_number + 1} is stored for seat {seat} but "
+                                 f"replays as seat {self.state.current_player}'s")
+        return self.prepare(action)
 
     # --- undo (Board Game Arena policy) ---------------------------------------
     def undo_refusal(self, seat: int | None) -> str | None:
@@ -267,8 +299,9 @@ class Room:
             return "that move revealed hidden information or involved chance"
         return None
 
-    def replace(self, state: State, log: list[LogEntry]) -> None:
-        """Adopt the result of an undo (a replay of fewer moves)."""
+    def replace(self, state: State, log: list[LogEntry], version: int | None = None) -> None:
+        """Adopt the result of an undo (a replay of fewer moves) or of a resync."""
+        self.version = self.version + 1 if version is None else version
         self.state = state
         self.log = log
         self.moves = [e.full for e in log]
@@ -282,8 +315,11 @@ class Room:
         return [s.name for s in self.stored.seats]
 
     def seats_public(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
-                for i, s in enumerate(self.stored.seats)]
+        seats = [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
+                 for i, s in enumerate(self.stored.seats)]
+        for seat, reason in self.broken_bots.items():
+            seats[seat]["broken"] = reason
+        return seats
 
     def header(self) -> dict[str, Any]:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,

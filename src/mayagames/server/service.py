@@ -9,24 +9,41 @@ lock. Two requests racing for the same turn therefore serialise: the first
 applies, the second finds the move number changed and is refused (``stale``).
 Bots think off the loop (:mod:`.bots`: search bots in worker processes, others in
 threads), so the loop keeps serving while they do.
+
+Several instances on one PostgreSQL database (``db.shared``): the database orders
+the writes. Each write names the table version the room reflects and fails
+(:class:`~.db.StaleWrite`, nothing stored) if another instance wrote first; the
+room then catches up from the database and the request is checked again (and is
+usually ``stale``). Each write's NOTIFY reaches the other instances'
+:class:`~.notify.Listener`, which bring their rooms up to date and send their
+subscribers the new position. A table's bots are moved by the one instance that
+holds its lease (renewed every second by :meth:`GameService.maintain`; one that
+expires is taken over). On SQLite only one server process may serve the file.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import os
 import re
 import secrets
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, TypeVar
 
-from ..agents import AGENT_FACTORIES, make_agent
+from ..agents import AGENT_FACTORIES, RandomAgent, make_agent
 from ..core.errors import MayaGamesError
 from ..core.game import Action, OptionSpec, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
+from ..core.rng import derive_seed
 from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
+from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
+from .db import Database, StaleWrite, StoredSeat, StoredTable
+from .notify import Listener
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
 from .schemas import CreateTable
 
@@ -35,6 +52,10 @@ T = TypeVar("T")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CHECKPOINT_EVERY = 25  # replay frames are rebuilt from a checkpoint at most this many moves back
 MAX_QUEUE = 256        # a subscriber this far behind is dropped (it resyncs on reconnect)
+LEASE_SECONDS = 4.0    # a bot lease not renewed for this long is taken over by another instance
+TICK_SECONDS = 1.0     # how often leases are renewed and orphaned bots looked for
+SWEEP_EVERY = 3        # ticks between version checks of the rooms in use (missed notifications)
+WRITE_TRIES = 5        # a write that keeps losing races ends 'stale'
 
 
 def log_failure(task: "asyncio.Task[None]") -> None:
@@ -72,8 +93,11 @@ class GameService:
     """Everything the HTTP and WebSocket routes delegate to."""
 
     def __init__(self, db: Database, bot_delay: float = 0.0, bot_workers: int = 2,
-                 list_test_games: bool = False, bot_processes: int = 0) -> None:
+                 list_test_games: bool = False, bot_processes: int = 0,
+                 limits: ServerLimits | None = None) -> None:
         self.db = db
+        self.limits = limits or ServerLimits()
+        self.rates = RateLimiter()
         self.bot_delay = bot_delay
         self.list_test_games = list_test_games
         self.rooms: dict[str, Room] = {}
@@ -82,11 +106,28 @@ class GameService:
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
         self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
+        self.instance = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.listener: Listener | None = None
+        self.leased: set[str] = set()  # tables whose bot lease this instance holds
+        self.maintainer: asyncio.Task[None] | None = None
 
     # --- lifecycle --------------------------------------------------------
     async def start(self) -> None:
-        """Create the schema and resume every unfinished game (bots included)."""
+        """Create the schema and resume every unfinished game (bots included).
+
+        On SQLite, refuses (:class:`~.db.SingleInstanceError`) if another server process
+        serves the file; on PostgreSQL, starts listening to the other instances first (so
+        nothing written while the tables load is missed) and the lease keeper.
+        """
+        self.db.claim_single_instance()
         await self.in_db(self.db.create_schema)
+        if self.db.shared:
+            loop = asyncio.get_running_loop()
+            self.listener = Listener(self.db.libpq_url(), self.db.channel, loop,
+                                     self.on_notify, self.on_reconnect)
+            await loop.run_in_executor(None, self.listener.start)
+            self.maintainer = loop.create_task(self.maintain())
+            self.maintainer.add_done_callback(log_failure)
         for table_id in await self.in_db(self.db.table_ids, "playing"):
             try:
                 await self.get_room(table_id)
@@ -94,10 +135,21 @@ class GameService:
                 log.error("table %s not resumed: %s", table_id, exc.message)
 
     async def stop(self) -> None:
+        if self.maintainer is not None:
+            self.maintainer.cancel()
+            await asyncio.gather(self.maintainer, return_exceptions=True)
+        held = sorted(self.leased)
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.db.shared:  # hand our bots over at once rather than when the leases expire
+            try:
+                await self.in_db(self.db.release_bot_leases, held, self.instance)
+            except Exception:
+                log.warning("could not release the bot leases", exc_info=True)
+        if self.listener is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.listener.stop)
         for room in self.rooms.values():
             for sub in list(room.subscribers):
                 sub.close()
@@ -107,6 +159,13 @@ class GameService:
 
     async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    def check_rate(self, kind: str, key: str, rate: Rate | None, what: str) -> None:
+        """Refuse (429) a request over its rate; ``what`` says which limit in the message."""
+        wait = self.rates.allow(kind, key, rate)
+        if wait:
+            raise ServerError(429, "rate_limited", f"too many {what} (limit {rate}); "
+                              f"try again in {math.ceil(wait)} s", retry_after=wait)
 
     # --- catalogue ----------------------------------------------------------
     def games(self) -> list[dict[str, Any]]:
@@ -173,10 +232,11 @@ class GameService:
             agent = (spec.agent.strip().lower() if spec else HUMAN) or HUMAN
             if agent != HUMAN:
                 try:
-                    make_agent(agent, 0)
-                except ValueError as exc:
-                    raise ServerError(400, "bad_agent", f"seat {i}: {exc}") from exc
-            name = (spec.name or "").strip() if spec else ""
+                    check_bot_spec(agent, self.limits)
+                except BotSpecError as exc:
+                    raise ServerError(422 if exc.limit else 400, "bot_limit" if exc.limit
+                                      else "bad_agent", f"seat {i}: {exc}") from exc
+            name = clean_name(spec.name, self.limits) if spec else ""
             name = name or (f"Player {i + 1}" if agent == HUMAN else f"Bot {i + 1} ({agent})")
             token = secrets.token_urlsafe(24) if agent == HUMAN else None
             tokens.append(token)
@@ -187,7 +247,7 @@ class GameService:
             seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
             options=options, seats=seats)
         try:
-            room = Room.from_stored(stored)
+            room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
         await self.in_db(self.db.insert_table, stored)
@@ -195,10 +255,16 @@ class GameService:
         self.start_bots(room)
         return room, tokens
 
-    async def get_room(self, table_id: str) -> Room:
-        """The live room of a table, loading (replaying) it from the database if needed."""
+    async def get_room(self, table_id: str, fresh: bool = False) -> Room:
+        """The live room of a table, loading (replaying) it from the database if needed.
+
+        ``fresh``: with several instances, first make sure the room has every write
+        (one version look-up), so a client reads what it wrote through another instance.
+        """
         room = self.rooms.get(table_id)
         if room is not None:
+            if fresh and self.db.shared:
+                await self.refresh(room)
             return room
         if not TABLE_ID.fullmatch(table_id):
             raise ServerError(404, "no_table", f"no table {table_id!r}")
@@ -208,7 +274,7 @@ class GameService:
         if stored is None:
             raise ServerError(404, "no_table", f"no table {table_id!r}")
         try:
-            room = Room.from_stored(stored)
+            room = Room.from_stored(stored, self.limits)
         except (MayaGamesError, ValueError, ImportError) as exc:
             self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
             raise ServerError(500, "broken_table", self.broken[table_id]) from exc
@@ -231,41 +297,233 @@ class GameService:
                    action_id: int | None = None, text: str | None = None,
                    action: Action | None = None, origin: Subscriber | None = None,
                    rid: Any = None) -> None:
-        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce."""
+        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce.
+
+        The database has the last word: if another instance stored a write first, the
+        room catches up and the request is checked again (it is then usually stale).
+        """
+        given = action
         async with room.lock:
-            room.check_turn(seat, move_number)
-            if action is None:
-                action = room.resolve_action(action_id, text)
+            if move_number != room.move_number:
+                await self.catch_up(room)  # another instance may have moved meanwhile
+            for _ in range(WRITE_TRIES):
+                room.check_turn(seat, move_number)
+                if given is None:
+                    action = room.resolve_action(action_id, text)
+                else:
+                    room.check_legal(given)
+                    action = given
+                after, entry = room.prepare(action)
+                try:
+                    version = await self.in_db(
+                        self.db.append_move, room.id, entry.number, entry.full, entry.seat,
+                        "finished" if after.is_terminal else "playing", result_of(after),
+                        room.version)
+                except StaleWrite:
+                    await self.catch_up(room, force=True)
+                    continue
+                except Exception as exc:  # the move is not stored, so it is not played
+                    log.exception("could not store move %s of table %s", entry.number, room.id)
+                    raise ServerError(503, "not_saved", "the move could not be saved and was "
+                                      f"not played; try again ({type(exc).__name__})") from exc
+                room.commit(after, entry, version)
+                self.broadcast(room, origin, rid)
+                break
             else:
-                room.check_legal(action)
-            after, entry = room.prepare(action)
-            try:
-                await self.in_db(self.db.append_move, room.id, entry.number, entry.full,
-                                 entry.seat, "finished" if after.is_terminal else "playing",
-                                 result_of(after))
-            except Exception as exc:  # the move is not stored, so it is not played
-                log.exception("could not store move %s of table %s", entry.number, room.id)
-                raise ServerError(503, "not_saved", "the move could not be saved and was not "
-                                  f"played; try again ({type(exc).__name__})") from exc
-            room.commit(after, entry)
-            self.broadcast(room, origin, rid)
+                raise self.lost_race(room)
         self.start_bots(room)
+
+    @staticmethod
+    def lost_race(room: Room) -> ServerError:
+        return ServerError(409, "stale", "the game changed while your request was being "
+                           f"stored; it is at move {room.move_number}")
 
     async def undo(self, room: Room, seat: int | None, move_number: int,
                    origin: Subscriber | None = None, rid: Any = None) -> None:
         """Take back ``seat``'s last move: replay the record without it."""
         async with room.lock:
             if move_number != room.move_number:
-                raise ServerError(409, "stale", f"you answered move {move_number} but the game "
-                                  f"is at move {room.move_number}")
-            refusal = room.undo_refusal(seat)
-            if refusal:
-                raise ServerError(403, "no_undo", refusal)
-            state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
-            await self.in_db(self.db.truncate_moves, room.id, len(log_))
-            room.replace(state, log_)
-            self.drop_checkpoints(room.id, len(log_))
-            self.broadcast(room, origin, rid)
+                await self.catch_up(room)
+            for _ in range(WRITE_TRIES):
+                if move_number != room.move_number:
+                    raise ServerError(409, "stale", f"you answered move {move_number} but the "
+                                      f"game is at move {room.move_number}")
+                refusal = room.undo_refusal(seat)
+                if refusal:
+                    raise ServerError(403, "no_undo", refusal)
+                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
+                try:
+                    version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
+                                               room.version)
+                except StaleWrite:
+                    await self.catch_up(room, force=True)
+                    continue
+                room.replace(state, log_, version)
+                self.drop_checkpoints(room.id, len(log_))
+                self.broadcast(room, origin, rid)
+                break
+            else:
+                raise self.lost_race(room)
+
+    # --- several instances: catching up ---------------------------------------------
+    async def refresh(self, room: Room) -> None:
+        """Catch up if the stored version differs from the room's (one look-up)."""
+        versions = await self.in_db(self.db.versions, [room.id])
+        if versions.get(room.id, room.version) != room.version:
+            async with room.lock:
+                await self.catch_up(room)
+
+    async def catch_up(self, room: Room, force: bool = False) -> bool:
+        """Bring ``room`` (its lock held) to the stored table; True if it changed.
+
+        Moves added after the room's own are applied one by one (checked as a replay
+        checks them; read alone when the versions show that nothing else happened); if
+        the stored moves no longer start with the room's (an undo elsewhere), the room is
+        rebuilt from the stored record. Subscribers get the
+        new position. Without ``force`` only when other instances may exist.
+        """
+        if not (self.db.shared or force):
+            return False
+        head = await self.in_db(self.db.moves_after, room.id, room.move_number)
+        if head is None or head[0] == room.version:
+            return False
+        version, count, added = head
+        appended = count - room.move_number
+        # only moves were added (no undo) iff the version grew by the number of new moves
+        if version - room.version == appended >= 0 and \
+                [n for n, _, _ in added[:appended]] == list(range(room.move_number + 1, count + 1)):
+            try:
+                for _, text, seat in added[:appended]:
+                    after, entry = room.stored_move(text, seat)
+                    room.commit(after, entry)
+            except MayaGamesError as exc:
+                log.error("table %s: stored moves do not replay: %s", room.id, exc)
+                raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                                  f"{exc}") from exc
+            room.version = version
+            self.broadcast(room)
+            return True
+        stored = await self.in_db(self.db.load_table, room.id)
+        if stored is None or stored.version == room.version:
+            return False
+        moves = [text for text, _ in stored.moves]
+        common = 0
+        for mine, theirs in zip(room.moves, moves):
+            if mine != theirs:
+                break
+            common += 1
+        try:
+            if common < len(room.moves):
+                for sub in room.subscribers:  # their log differs from move common + 1 on
+                    sub.known = min(sub.known, common)
+                state, log_ = replay_moves(room.info, room.stored, moves)
+                room.replace(state, log_, stored.version)
+                self.drop_checkpoints(room.id, common)
+            else:
+                for text, seat in stored.moves[common:]:
+                    after, entry = room.stored_move(text, seat)
+                    room.commit(after, entry)
+                room.version = stored.version
+        except MayaGamesError as exc:
+            log.error("table %s: stored moves do not replay: %s", room.id, exc)
+            raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                              f"{exc}") from exc
+        self.broadcast(room)
+        return True
+
+    def on_notify(self, payload: dict[str, Any]) -> None:
+        """A write of some instance (this one's too) was committed (:mod:`.notify`)."""
+        room = self.rooms.get(str(payload.get("t")))
+        version = payload.get("v")
+        if room is None or not isinstance(version, int) or version <= room.version:
+            return  # not a table in use here, or already known
+        task = asyncio.get_running_loop().create_task(self.follow(room, payload))
+        task.add_done_callback(log_failure)
+
+    async def follow(self, room: Room, payload: dict[str, Any]) -> None:
+        """Adopt another instance's write: from the notification itself when it is the
+        next one (a move, or an undo), else by catching up from the database."""
+        async with room.lock:
+            version, number = payload["v"], payload.get("n")
+            if version <= room.version:
+                return
+            try:
+                if version != room.version + 1 or not isinstance(number, int):
+                    await self.catch_up(room)
+                elif payload.get("op") == "move" and number == room.move_number + 1:
+                    after, entry = room.stored_move(str(payload.get("m")), payload.get("s"))
+                    room.commit(after, entry, version)
+                    self.broadcast(room)
+                elif payload.get("op") == "undo" and 0 <= number < room.move_number:
+                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number])
+                    room.replace(state, log_, version)
+                    self.drop_checkpoints(room.id, number)
+                    self.broadcast(room)
+                else:
+                    await self.catch_up(room)
+            except (MayaGamesError, ServerError) as exc:
+                log.error("table %s: could not follow write %s: %s", room.id, version, exc)
+                return
+        self.start_bots(room)
+
+    def on_reconnect(self) -> None:
+        """The LISTEN connection was lost and is back: notifications may be missing."""
+        task = asyncio.get_running_loop().create_task(self.sweep(list(self.rooms.values())))
+        task.add_done_callback(log_failure)
+
+    async def sweep(self, rooms: list[Room]) -> None:
+        """Catch up every room of ``rooms`` whose stored version differs."""
+        versions = await self.in_db(self.db.versions, [r.id for r in rooms])
+        for room in rooms:
+            if versions.get(room.id, room.version) != room.version:
+                async with room.lock:
+                    try:
+                        await self.catch_up(room)
+                    except ServerError as exc:
+                        log.error("table %s: %s", room.id, exc.message)
+                        continue
+                self.start_bots(room)
+
+    async def maintain(self) -> None:
+        """Every tick: renew this instance's bot leases, take over expired ones (their
+        instance died), and now and then check the rooms in use against the database."""
+        tick = 0
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            tick += 1
+            try:
+                await self.keep_leases()
+                if tick % SWEEP_EVERY == 0:
+                    await self.sweep([r for r in self.rooms.values()
+                                      if r.subscribers or self.bot_to_move(r)])
+            except Exception:  # the database is away: try again next tick
+                log.warning("bot lease upkeep failed", exc_info=True)
+
+    async def keep_leases(self) -> None:
+        mine = sorted(self.leased)
+        kept = set(await self.in_db(self.db.renew_bot_leases, mine, self.instance,
+                                    LEASE_SECONDS))
+        for table_id in mine:
+            room = self.rooms.get(table_id)
+            if table_id not in kept and table_id in self.leased:
+                self.leased.discard(table_id)
+                if room is not None and self.bots_busy(room):
+                    log.warning("table %s: bot lease lost (this instance was too slow to renew "
+                                "it); another instance moves its bots", table_id)
+                    assert room.bot_task is not None
+                    room.bot_task.cancel()
+        leases = await self.in_db(self.db.bot_leases)
+        for table_id, (owner, valid) in leases.items():
+            if valid or owner == self.instance or table_id in self.rooms:
+                continue
+            try:  # an orphan of a dead instance, on a table not loaded here yet
+                await self.get_room(table_id)
+            except ServerError as exc:
+                log.error("table %s: %s", table_id, exc.message)
+        for room in list(self.rooms.values()):
+            lease = leases.get(room.id)
+            if self.bot_to_move(room) and not self.bots_busy(room) and not (lease and lease[1]):
+                self.start_bots(room)
 
     # --- messages ---------------------------------------------------------------
     def subscribe(self, room: Room, sub: Subscriber, seat: int | None) -> None:
@@ -292,16 +550,44 @@ class GameService:
             sub.known = room.move_number
 
     # --- bots -----------------------------------------------------------------
+    @staticmethod
+    def bot_to_move(room: Room) -> bool:
+        return not room.finished and room.is_bot(room.state.current_player)
+
+    @staticmethod
+    def bots_busy(room: Room) -> bool:
+        return room.bot_task is not None and not room.bot_task.done()
+
     def start_bots(self, room: Room) -> None:
-        """Make sure a bot seat to move is thinking."""
-        if room.finished or not room.is_bot(room.state.current_player):
+        """Make sure a bot seat to move is thinking (here, or on the instance whose lease it is)."""
+        if not self.bot_to_move(room):
             return
-        if room.bot_task is None or room.bot_task.done():
+        if not self.bots_busy(room):
             room.bot_task = asyncio.get_running_loop().create_task(self.run_bots(room))
             room.bot_task.add_done_callback(log_failure)
 
     async def run_bots(self, room: Room) -> None:
-        """Play bot moves while a bot seat is to move (each one thinks in the bot pool)."""
+        """Play bot moves while a bot seat is to move (each one thinks in the bot pool).
+
+        With several instances: only with the table's bot lease (else another instance
+        moves them), first catching up with the database; the lease is given back when
+        no bot is to move any more.
+        """
+        if self.db.shared:
+            if not await self.in_db(self.db.claim_bot_lease, room.id, self.instance,
+                                    LEASE_SECONDS):
+                return
+            self.leased.add(room.id)
+            async with room.lock:
+                await self.catch_up(room)
+        try:
+            await self.move_bots(room)
+        finally:  # a failed bot loop stops renewing: the lease expires, another one tries
+            self.leased.discard(room.id)
+        if self.db.shared:
+            await self.in_db(self.db.release_bot_leases, [room.id], self.instance)
+
+    async def move_bots(self, room: Room) -> None:
         while not room.finished and room.is_bot(room.state.current_player):
             seat, number = room.state.current_player, room.move_number
             assert seat is not None
@@ -311,7 +597,10 @@ class GameService:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            action, room.agents[seat] = await self.bots.decide(room.agents[seat], view, legal)
+            action, room.agents[seat], failure = await self.bots.decide(room.agents[seat], view,
+                                                                        legal)
+            if failure is not None:
+                self.bot_broke(room, seat, failure)
             try:
                 await self.play(room, seat, number, action=action)
             except ServerError as exc:
@@ -319,6 +608,15 @@ class GameService:
                 if exc.code != "not_saved":
                     return
                 await asyncio.sleep(1.0)
+
+    def bot_broke(self, room: Room, seat: int, failure: str) -> None:
+        """A bot that failed: the seat is marked broken (every client is told) and plays
+        random legal moves from now on; one log line, not one per move."""
+        agent = room.stored.seats[seat].agent
+        room.broken_bots[seat] = (f"the bot {agent!r} failed ({failure}); it plays random "
+                                  "legal moves from now on")
+        room.agents[seat] = RandomAgent(derive_seed(room.stored.seed, room.id, "fallback", seat))
+        log.error("table %s: bot seat %s (%s) broken: %s", room.id, seat, agent, failure)
 
     # --- replays and records ------------------------------------------------------
     def replay_perspective(self, room: Room, token_seat: int | None, perspective: str) -> int | None | str:
@@ -334,7 +632,7 @@ class GameService:
             return "all"
         if perspective in ("spectator", ""):
             return None
-        if not perspective.isdigit() or not 0 <= int(perspective) < room.stored.num_players:
+        if not (perspective.isascii() and perspective.isdigit()) or len(perspective) > 3 or not 0 <= int(perspective) < room.stored.num_players:
             raise ServerError(400, "bad_perspective", "perspective must be 'all', 'spectator' "
                               f"or a seat 0..{room.stored.num_players - 1}")
         seat = int(perspective)
