@@ -61,6 +61,15 @@ def public_estimate(info: GameInfo) -> bool:
     return bool(info.plugin.public_estimate)
 
 
+def chance_is_revealed(info: GameInfo) -> bool:
+    """Whether every action whose result depends on hidden parts or chance says so in
+    ``State.reveals_information`` (the module's ``CHANCE_IS_REVEALED``): then an action
+    that reveals nothing leads to the same public position in every determinization of a
+    view, and a bot with a public estimate may value it once instead of once per sampled
+    world. False unless the game says so (``GamePlugin.chance_is_revealed``)."""
+    return bool(info.plugin.chance_is_revealed)
+
+
 def seat_features(info: GameInfo) -> FeatureFn | None:
     """The game's per-seat categorical features for balance reports, if any."""
     return info.plugin.part("seat_features")

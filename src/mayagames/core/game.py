@@ -189,6 +189,9 @@ class GamePlugin:
     greedy_depth: int = 1
     #: whether the estimate reads only public information (a bot may skip building views)
     public_estimate: bool = False
+    #: whether every action whose result depends on hidden parts or chance says so in
+    #: ``State.reveals_information`` (a bot may then value a non-revealing action once)
+    chance_is_revealed: bool = False
     #: (final state) -> per seat, categorical features (str or list of str) for balance reports
     seat_features: "Callable[[State], list[dict[str, Any]]] | Lazy | None" = None
     #: (state) -> the question the current player is asked now (terminal)

@@ -93,6 +93,7 @@ INFO = register(GameInfo(
     plugin=GamePlugin(
         estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
         public_estimate=heuristic.PUBLIC_ESTIMATE,
+        chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
         seat_features=seat_features, prompt=question,
         catalogue=Lazy("mayagames.tikal.catalogue:catalogue"),
         encoding=Lazy("mayagames.tikal.encoding:ENCODING")),
