@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -232,6 +233,7 @@ class Reviews:
             job.reviews.append(review)
             job.done += 1
         data = assemble(record, job.reviews, self.budget, 0, None, loop.time() - start)
+        add_action_dicts(data, room)
         await self.service.in_db(self.store.set_review, table_id, "done", data)
         self.computed += 1
 
@@ -262,7 +264,8 @@ class Reviews:
         async with room.lock:
             if room.move_number != req.move_number:
                 raise ServerError(409, "stale", "the game moved on while the bot thought")
-            data["action_dict"] = action_to_dict(room.state.parse_action(data["action"]))
+            data["action_dict"] = json.loads(json.dumps(
+                action_to_dict(room.state.parse_action(data["action"])), default=str))
             await self.service.in_db(self.store.add_hint, room.id, req.move_number, seat,
                                      req.level, data)
         return data
@@ -281,6 +284,15 @@ class Reviews:
 
     async def hints(self, room: Room) -> list[dict[str, Any]]:
         return await self.service.in_db(self.store.hints, room.id)
+
+
+def add_action_dicts(review: dict[str, Any], room: Room) -> None:
+    """Each decision's preferred move as an action description (``best_action``: kind,
+    fields, text), so that a browser can draw it on the board as it draws legal moves."""
+    for decision in review["decisions"]:
+        best = decision.get("best")
+        decision["best_action"] = (json.loads(json.dumps(action_to_dict(room.info.parse_action(best)),
+                                                         default=str)) if best else None)
 
 
 def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> dict[str, Any]:
