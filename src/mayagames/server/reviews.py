@@ -155,10 +155,15 @@ class Reviews:
                  is_rated: Callable[[Room], bool] | None = None) -> None:
         self.service = service
         self.store = ReviewStore(service.db)
-        self.budget = Budget.parse(review_budget)
-        if self.budget.iterations is None:
+        limits = service.limits  # the server's thinking caps bound reviews and hints too
+        parsed = Budget.parse(review_budget)
+        if parsed.iterations is None:
             raise ValueError("the review budget must be a number of iterations (e.g. 300i)")
-        self.hint_budgets = {"hard": LEVELS["hard"][0].partition(":")[2], **(hint_budgets or {})}
+        self.budget = Budget(min(parsed.iterations, limits.bot_max_iterations))
+        wanted = {"hard": LEVELS["hard"][0].partition(":")[2], **(hint_budgets or {})}
+        self.hint_budgets = {level: str(capped(Budget.parse(text), limits.bot_max_iterations,
+                                               limits.bot_max_seconds))
+                             for level, text in wanted.items()}
         self.is_rated = is_rated or (lambda room: False)
         self.waiting: deque[str] = deque()  # tables whose review waits, in order
         self.jobs: dict[str, Job] = {}
@@ -284,6 +289,13 @@ class Reviews:
 
     async def hints(self, room: Room) -> list[dict[str, Any]]:
         return await self.service.in_db(self.store.hints, room.id)
+
+
+def capped(budget: Budget, max_iterations: int, max_seconds: float) -> Budget:
+    """``budget`` within the server's thinking caps (iterations and seconds per decision)."""
+    iterations = min(budget.iterations or max_iterations, max_iterations)
+    seconds = min(budget.seconds, max_seconds) if budget.seconds is not None else None
+    return Budget(iterations, seconds)
 
 
 def add_action_dicts(review: dict[str, Any], room: Room) -> None:
