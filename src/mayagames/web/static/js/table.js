@@ -13,6 +13,7 @@ import { api, el, loadTokens, saveToken, rememberTable, toast } from "./api.js";
 import { createLog } from "./log.js";
 import { signalTurn, setTurnSignals, wireSignals } from "./signals.js";
 import { startTour, maybeStartTour } from "./tour.js";
+import { markHint, summaryHints, updateHint, wireReviewLinks } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -316,6 +317,8 @@ function draw() {
   $("rematch-open").classList.toggle("hidden", !s.terminal || !heldSeats().length);
   $("record").classList.toggle("hidden", !s.terminal);
   $("record").href = `/api/tables/${tableId}/record`;
+  $("review-open").classList.toggle("hidden", !s.terminal);
+  updateHint(tableId, s, app.token);
   if (s.terminal && !app.summaryShown) showSummary();
   if (s.terminal) drawRematchNote();
   const t1 = performance.now();
@@ -343,6 +346,7 @@ function drawBoard(ctx, legal) {
   app.tipsPaused = true;  // no tooltip for whatever lands under a still cursor
   board.innerHTML = drawn.html ?? drawn.svg;
   board.classList.toggle("has-targets", legal.length > 0);
+  markHint(board, drawn.targets);
   const byId = new Map(legal.map((a) => [a.id, a]));
   for (const node of board.querySelectorAll("[data-target]")) {
     const ids = (drawn.targets || {})[node.dataset.target] || [];
@@ -552,6 +556,7 @@ function showSummary() {
   $("summary-details").innerHTML = details || "";
   $("summary-rematch").classList.toggle("hidden", !heldSeats().length);
   $("summary").classList.remove("hidden");
+  summaryHints(tableId, seatName);
 }
 
 function drawRematchNote() {
@@ -629,6 +634,7 @@ function closeReplay() {
 // --- wiring -------------------------------------------------------------------------------
 function wire() {
   $("undo").addEventListener("click", undo);
+  wireReviewLinks(tableId);
   wireTips($("board"));
   wireSignals();
   window.addEventListener("scroll", hideTip, { passive: true });
