@@ -27,7 +27,11 @@ from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
+from .accounts import SESSION_COOKIE
 from .db import DEFAULT_URL, Database
+from .player_routes import add_player_api
+from .players import Players
+from .playerstore import Account
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
 from .service import GameService, Subscriber
@@ -41,28 +45,41 @@ def encode(message: dict[str, Any]) -> str:
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
                bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
-               list_test_games: bool = False) -> FastAPI:
-    """Build the app. ``database_url`` defaults to an SQLite file in the current directory."""
+               list_test_games: bool = False, time_source: Any = None,
+               fast_password_hashes: bool = False, clock_tick: float = 1.0,
+               secure_cookies: bool | None = None) -> FastAPI:
+    """Build the app. ``database_url`` defaults to an SQLite file in the current directory.
+
+    ``time_source`` (epoch seconds; default ``time.time``) drives clocks and sessions (tests
+    pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS."""
+    import time
+
     database = db or Database(database_url or DEFAULT_URL)
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
                           list_test_games=list_test_games)
+    players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
+                      tick=clock_tick)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        players.start()
         try:
             yield
         finally:
+            await players.stop()
             await service.stop()
 
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
+    app.state.players = players
     install_error_handlers(app)
     add_pages(app)
-    add_api(app, service)
-    add_websocket(app, service)
+    add_player_api(app, service, players, STATIC_DIR, secure_cookies)
+    add_api(app, service, players)
+    add_websocket(app, service, players)
     return app
 
 
@@ -70,7 +87,9 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServerError)
     async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
-        return JSONResponse(exc.to_dict(), status_code=exc.status)
+        wait = getattr(exc, "retry_after", None)
+        return JSONResponse(exc.to_dict(), status_code=exc.status,
+                            headers={"Retry-After": str(wait)} if wait else None)
 
     @app.exception_handler(Exception)
     async def server_failure(request: Request, exc: Exception) -> JSONResponse:
@@ -121,9 +140,20 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-def add_api(app: FastAPI, service: GameService) -> None:
+def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id)
+
+    async def account(request: Request) -> Account | None:
+        """The session's account; 401 for an expired or unknown session (acting needs one)."""
+        return await players.account_of(request.cookies.get(SESSION_COOKIE))
+
+    async def viewer(request: Request) -> Account | None:
+        """The session's account for reading (an expired session reads as a spectator)."""
+        try:
+            return await account(request)
+        except ServerError:
+            return None
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -148,64 +178,73 @@ def add_api(app: FastAPI, service: GameService) -> None:
         return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(req: CreateTable) -> dict[str, Any]:
-        """Create a table; the answer holds each human seat's secret token (shown once)."""
-        room, tokens = await service.create_table(req)
+    async def create_table(req: CreateTable, acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Create a table; the answer holds each human seat's secret token (shown once).
+        Logged in, the creator's account takes the first person's seat."""
+        speed = players.check_create(req, acc)
+        room, tokens = await service.create_table(req, players.preparer(req, acc, speed))
+        tokens = players.visible_tokens(room, tokens)
         seats = []
         for seat, token in zip(room.seats_public(), tokens):
             invite = f"/table/{room.id}#token={token}" if token else None
             seats.append({**seat, "token": token, "invite": invite})
         return {"table": room.id, "game": room.info.name, "seats": seats,
-                "spectate": f"/table/{room.id}"}
+                "spectate": f"/table/{room.id}", **players.lobby_fields(room)}
 
     @app.get("/api/tables")
     async def list_tables(status: str | None = Query(None, pattern="^(playing|finished)$"),
-                          limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+                          limit: int = Query(50, ge=1, le=500),
+                          open: bool = Query(False, description="public tables with a free seat")
+                          ) -> dict[str, Any]:
+        if open:
+            return {"tables": await players.open_tables(limit)}
         return {"tables": await service.list_tables(status, limit)}
 
     @app.get("/api/tables/{table_id}")
-    async def table_state(room: Room = Depends(room_of),
-                          token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """The position as the token's seat sees it (a spectator's without a token)."""
-        return room.message(room.seat_of_token(token))
+    async def table_state(room: Room = Depends(room_of), token: str | None = Depends(bearer_token),
+                          acc: Account | None = Depends(viewer)) -> dict[str, Any]:
+        """The position as the token's (else the account's) seat sees it (else a spectator's)."""
+        return room.message(players.seat_for(room, token, acc))
 
     @app.post("/api/tables/{table_id}/moves")
     async def move(req: MoveRequest, room: Room = Depends(room_of),
-                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """Play for the token's seat; ``move_number`` must be the current one."""
-        seat = seat_required(room, token)
+                   token: str | None = Depends(bearer_token),
+                   acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Play for the token's (else the account's) seat; ``move_number`` must be the current one."""
+        seat = seat_required(players.seat_for(room, token, acc))
         await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/undo")
     async def undo(req: UndoRequest, room: Room = Depends(room_of),
-                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        seat = seat_required(room, token)
+                   token: str | None = Depends(bearer_token),
+                   acc: Account | None = Depends(account)) -> dict[str, Any]:
+        seat = seat_required(players.seat_for(room, token, acc))
         await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
                      room: Room = Depends(room_of),
-                     token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+                     token: str | None = Depends(bearer_token),
+                     acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """One frame of a replay: a finished game from any side, else only one's own side."""
-        return service.replay_frame(room, room.seat_of_token(token), step, perspective)
+        return service.replay_frame(room, players.seat_for(room, token, acc), step, perspective)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(room: Room = Depends(room_of)) -> Response:
         return JSONResponse(service.record(room))
 
 
-def seat_required(room: Room, token: str | None) -> int:
-    seat = room.seat_of_token(token)
+def seat_required(seat: int | None) -> int:
     if seat is None:
-        raise ServerError(401, "no_token", "moving needs your seat's token "
-                          "(Authorization: Bearer TOKEN)")
+        raise ServerError(401, "no_token", "moving needs your seat: its token "
+                          "(Authorization: Bearer TOKEN) or the session of its account")
     return seat
 
 
 # --- WebSocket ------------------------------------------------------------------------
-def add_websocket(app: FastAPI, service: GameService) -> None:
+def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         """Messages in: hello {token}, move, undo, ping. Out: state, error, pong."""
@@ -218,7 +257,11 @@ def add_websocket(app: FastAPI, service: GameService) -> None:
             return
         sub = Subscriber()
         sender = asyncio.create_task(pump(ws, sub))
-        session = SocketSession(service, room, sub)
+        try:  # the account of the session cookie (a stale session watches as a spectator)
+            account = await players.account_of(ws.cookies.get(SESSION_COOKIE))
+        except ServerError:
+            account = None
+        session = SocketSession(service, room, sub, lambda token: players.seat_for(room, token, account))
         try:
             while True:
                 message = await ws.receive()
@@ -250,8 +293,10 @@ async def pump(ws: WebSocket, sub: Subscriber) -> None:
 class SocketSession:
     """One WebSocket's conversation: who it speaks for and what it asked."""
 
-    def __init__(self, service: GameService, room: Room, sub: Subscriber) -> None:
+    def __init__(self, service: GameService, room: Room, sub: Subscriber,
+                 seat_of: Any = None) -> None:
         self.service, self.room, self.sub = service, room, sub
+        self.seat_of = seat_of or room.seat_of_token  # token -> seat (an account's without one)
         self.greeted = False
 
     def error(self, exc: ServerError, rid: Any = None) -> None:
@@ -274,7 +319,7 @@ class SocketSession:
 
     async def dispatch(self, request: Any) -> None:
         if isinstance(request, WsHello):
-            seat = self.room.seat_of_token(request.token)
+            seat = self.seat_of(request.token)
             self.service.subscribe(self.room, self.sub, seat)
             self.greeted = True
             return

@@ -118,6 +118,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    waiting: str | None = None  # why the game cannot start yet (a public table not full)
+    extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
     @classmethod
     def from_stored(cls, stored: StoredTable) -> "Room":
@@ -173,6 +175,8 @@ class Room:
                               f"move {self.move_number}; here is the current position")
         if seat is None:
             raise ServerError(403, "spectator", "spectators cannot move; open an invite link")
+        if self.waiting:
+            raise ServerError(409, "waiting", f"the game has not started: {self.waiting}")
         if seat != self.state.current_player:
             raise ServerError(403, "not_your_turn",
                               f"it is not seat {seat}'s turn (seat {self.state.current_player} "
@@ -254,7 +258,8 @@ class Room:
     def header(self) -> dict[str, Any]:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
-                "seats": self.seats_public()}
+                "seats": self.seats_public(),
+                **{k: v() if callable(v) else v for k, v in self.extras.items()}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""

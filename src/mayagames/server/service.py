@@ -18,7 +18,7 @@ import logging
 import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, TypeVar
+from typing import Any, Awaitable, Callable, TypeVar
 
 from ..agents import AGENT_FACTORIES, make_agent
 from ..core.errors import MayaGamesError
@@ -75,6 +75,10 @@ class GameService:
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
         self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
+        # Hooks of other features (accounts, clocks, ratings: .players): a table came into
+        # memory; a move was stored (called under the table's lock, before the broadcast).
+        self.on_load: list[Callable[[Room], Awaitable[None]]] = []
+        self.on_move: list[Callable[[Room, LogEntry], Awaitable[None]]] = []
 
     # --- lifecycle --------------------------------------------------------
     async def start(self) -> None:
@@ -147,8 +151,11 @@ class GameService:
         return choices
 
     # --- tables -------------------------------------------------------------
-    async def create_table(self, req: CreateTable) -> tuple[Room, list[str | None]]:
-        """Create and store a table; returns it and each seat's token (None for bots)."""
+    async def create_table(self, req: CreateTable,
+                           prepare: Callable[[Room], Awaitable[None]] | None = None,
+                           ) -> tuple[Room, list[str | None]]:
+        """Create and store a table; returns it and each seat's token (None for bots).
+        ``prepare`` stores what other features add to the table, before anyone can play."""
         try:
             info = get_game(req.game)
             info.check_players(req.players)
@@ -182,6 +189,8 @@ class GameService:
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
         await self.in_db(self.db.insert_table, stored)
+        if prepare is not None:
+            await prepare(room)
         self.rooms[stored.id] = room
         self.start_bots(room)
         return room, tokens
@@ -203,6 +212,10 @@ class GameService:
         except (MayaGamesError, ValueError, ImportError) as exc:
             self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
             raise ServerError(500, "broken_table", self.broken[table_id]) from exc
+        if table_id in self.rooms:  # loaded meanwhile by another request
+            return self.rooms[table_id]
+        for hook in self.on_load:
+            await hook(room)
         room = self.rooms.setdefault(table_id, room)
         self.start_bots(room)
         return room
@@ -239,6 +252,11 @@ class GameService:
                 raise ServerError(503, "not_saved", "the move could not be saved and was not "
                                   f"played; try again ({type(exc).__name__})") from exc
             room.commit(after, entry)
+            for hook in self.on_move:
+                try:
+                    await hook(room, entry)
+                except Exception:  # the move is stored: it stands; the feature logs its failure
+                    log.exception("table %s: after-move hook failed", room.id)
             self.broadcast(room, origin, rid)
         self.start_bots(room)
 
@@ -285,7 +303,7 @@ class GameService:
     # --- bots -----------------------------------------------------------------
     def start_bots(self, room: Room) -> None:
         """Make sure a bot seat to move is thinking."""
-        if room.finished or not room.is_bot(room.state.current_player):
+        if room.finished or room.waiting or not room.is_bot(room.state.current_player):
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self.run_bots(room))
@@ -293,7 +311,7 @@ class GameService:
 
     async def run_bots(self, room: Room) -> None:
         """Play bot moves while a bot seat is to move (each one thinks in the bot pool)."""
-        while not room.finished and room.is_bot(room.state.current_player):
+        while not room.finished and not room.waiting and room.is_bot(room.state.current_player):
             seat, number = room.state.current_player, room.move_number
             assert seat is not None
             view, legal = room.state.view(seat), list(room.state.legal_actions())
