@@ -1,4 +1,4 @@
-"""Commands ``simulate``, ``report`` and ``agents`` (added to ``mayagames`` by :func:`register`).
+"""Commands ``simulate``, ``report``, ``agents`` and ``analyze`` (added to ``mayagames`` by :func:`register`).
 
 Heavy imports (numpy, matplotlib, openskill, ray) stay inside the command bodies.
 """
@@ -210,3 +210,6 @@ def register(app: typer.Typer) -> None:
     app.command()(simulate)
     app.command()(report)
     app.command()(agents)
+    from .review_cli import analyze
+
+    app.command()(analyze)
