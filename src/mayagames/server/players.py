@@ -24,7 +24,7 @@ from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_
                        check_password, name_key, new_session_secret, session_hash)
 from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
-from .ratings import (account_player, bot_player, finishing_ranks, new_rating, rate, rating_dict)
+from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
 
 log = logging.getLogger("mayagames.server")
@@ -214,7 +214,8 @@ class Players:
         ratings = room.extras.get("ratings", {})
         room.extras["lobby"] = {"public": meta.public, "rated": meta.rated, "speed": meta.speed,
                                 "speed_text": speed.describe(), "zombie": meta.zombie,
-                                "waiting": not meta.full, "rematch": meta.rematch}
+                                "waiting": not meta.full, "free": self.free_seats(room, meta),
+                                "rematch": meta.rematch}
         room.extras["players"] = [{"seat": i, "account": meta.owner_names.get(i),
                                    "zombie": i in meta.zombies, "rating": ratings.get(i)}
                                   for i in range(room.stored.num_players)]
@@ -485,13 +486,7 @@ class Players:
 
     async def record_result(self, game: str, table_id: str | None, players: list[str],
                             names: list[str], ranks: list[int]) -> None:
-        known = await self.db(self.store.ratings, game, players)
-        before = [known.get(p) or new_rating(p, n if not p.startswith("bot:") else p)
-                  for p, n in zip(players, names)]
-        after = rate(before, ranks)
-        rank_of = {p: min(r for q, r in zip(players, ranks) if q == p) for p in players}
-        await self.db(self.store.save_ratings, game, table_id,
-                      [(r, rank_of[r.player]) for r in after], len(players), self.clock())
+        await self.db(record_game, self.store, game, table_id, players, names, ranks, self.clock())
 
     # --- chat -------------------------------------------------------------------------------------
     async def say(self, room: Room, token: str | None, account: Account | None, text: str) -> dict[str, Any]:

@@ -265,7 +265,8 @@ class Room:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
         view = self.state.view(seat)
         current = self.state.current_player
-        legal = self.state.legal_actions() if seat is not None and seat == current else []
+        legal = (self.state.legal_actions()
+                 if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
             "type": "state", **self.header(), "seat": seat,

@@ -238,6 +238,8 @@ class GameService:
         """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce."""
         async with room.lock:
             room.check_turn(seat, move_number)
+            if action is None and room.is_bot(seat):  # a person's request for a bot's seat
+                raise ServerError(403, "bot_seat", "a bot plays this seat (its player's time ran out)")
             if action is None:
                 action = room.resolve_action(action_id, text)
             else:
