@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from .core.errors import MayaGamesError
 from .core.record import GameRecord, iter_replay
@@ -86,12 +87,19 @@ def replay(
 ) -> None:
     """Replay a game record, verify it, and show the moves and the final board."""
     try:
+        from .terminal import show_narration
+
         record = GameRecord.load(file)
-        state = record.new_state()
+        state = before = record.new_state()
+        names = [s.name for s in record.seats]
         for i, text, state in iter_replay(record):
-            console.print(f"{i + 1:>4}. {text}", markup=False)
+            action = before.parse_action(text)
+            told = before.info.narrate(before, action, state, seat).with_names(names)
+            shown = before.public_notation(action, seat)
+            show_narration(console, told, f"{i + 1:>4}. [dim]{escape(shown)}[/dim]  ")
             if boards:
                 console.print(state.render(seat))
+            before = state.clone()
         console.print(state.render(seat))
         if state.is_terminal:
             if record.result is not None and record.result != {"scores": state.scores(),

@@ -13,15 +13,41 @@ from typing import Callable, Sequence
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from .agents import Agent, make_agent
 from .core.errors import IllegalAction, NotationError
-from .core.game import Action, State
+from .core.game import Action, GameEvent, Narration, State
 from .core.record import GameRecord, Seat, replay
 from .core.rng import derive_seed
 
 HELP = """Type the number of a move, or its notation (as shown).
 Commands: board (redraw), moves (list moves), save [FILE], quit, help."""
+
+
+def event_table(event: GameEvent) -> Table | None:
+    """A game event's breakdown (e.g. a scoring per player and category) as a Rich table."""
+    if not event.table:
+        return None
+    table = Table(title=escape(event.table["title"]), title_justify="left", box=None,
+                  pad_edge=False, show_edge=False)
+    for i, column in enumerate(event.table["columns"]):
+        table.add_column(escape(str(column)), justify="left" if i == 0 else "right")
+    for row in event.table["rows"]:
+        table.add_row(*(escape(str(cell)) for cell in row))
+    return table
+
+
+def show_narration(console: Console, told: Narration, prefix: str = "") -> None:
+    """Print a move's sentence, then the game events it triggered (with their tables)."""
+    style = "dim" if told.minor else ""
+    text = f"{prefix}{escape(told.text)}"
+    console.print(f"[{style}]{text}[/{style}]" if style else text)
+    for event in told.events:
+        console.print(f"  [bold]{escape(event.text)}[/bold]")
+        table = event_table(event)
+        if table is not None:
+            console.print(table)
 
 
 class Quit(Exception):
@@ -86,8 +112,6 @@ class TerminalGame:
                 if seat in self.agents:
                     legal = self.state.legal_actions()
                     action = self.agents[seat].act(self.state.view(seat), legal)
-                    shown = self.state.public_notation(action, last_human)
-                    self.say(f"[dim]{self.seat_label(seat)}:[/dim] {escape(shown)}")
                 else:
                     if last_actor != seat:  # a new turn for this human: show the board
                         self.say(self.state.render(seat))
@@ -96,8 +120,10 @@ class TerminalGame:
                     last_human = seat
                     action = self.human_turn(seat)
                 last_actor = seat
+                before = self.state.clone()
                 self.state.apply(action)
                 self.record.moves.append(str(action))
+                self.tell(before, action, last_human)
         except (Quit, EOFError, KeyboardInterrupt):
             self.say("Game stopped.")
             self.autosave()
@@ -107,6 +133,15 @@ class TerminalGame:
         self.show_result()
         self.autosave()
         return self.state
+
+    @property
+    def names(self) -> list[str]:
+        return [info.name for info in self.record.seats]
+
+    def tell(self, before: State, action: Action, viewer: int | None) -> None:
+        """The move just played, as a sentence for the last human to move (and its events)."""
+        told = before.info.narrate(before, action, self.state, viewer).with_names(self.names)
+        show_narration(self.console, told, "[dim]>[/dim] ")
 
     def show_details(self, seat: int) -> None:
         """The game's optional details of the pending decision (Rich markup)."""

@@ -82,7 +82,12 @@ def test_move_by_id_and_by_notation(client, support):
     first = state["legal"][0]
     after = client.post(f"/api/tables/{table}/moves", headers=support.bearer(t0),
                         json={"move_number": 0, "action_id": first["id"]}).json()
-    assert after["move_number"] == 1 and after["log"][0] == {"n": 1, "seat": 0, "text": first["text"]}
+    entry = after["log"][0]
+    assert after["move_number"] == 1 and {k: entry[k] for k in ("n", "seat", "text", "turn")} == {
+        "n": 1, "seat": 0, "text": first["text"], "turn": 1}
+    names = [s["name"] for s in after["seats"]]
+    assert entry["sentence"].startswith(f"{names[0]} plays a {first['card']}")
+    assert entry["places"] == [f"card:{first['card']}"] and entry["events"] == []
     legal1 = client.get(f"/api/tables/{table}", headers=support.bearer(t1)).json()["legal"]
     after = client.post(f"/api/tables/{table}/moves", headers=support.bearer(t1),
                         json={"move_number": 1, "action": legal1[-1]["text"]}).json()

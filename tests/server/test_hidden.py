@@ -58,10 +58,13 @@ def check_messages(messages, viewer, states, actions):
         else:
             assert m["legal"] == []
         log = log[:m["log_from"]] + m["log"]
+        names = [s["name"] for s in m["seats"]]
         expected = [{"n": i + 1, "seat": states[i].current_player,
-                     "text": states[i].public_notation(actions[i], viewer)}
+                     "text": states[i].public_notation(actions[i], viewer),
+                     "sentence": states[i].info.narrate(states[i], actions[i], states[i + 1],
+                                                        viewer).with_names(names).text}
                     for i in range(m["move_number"])]
-        assert log == expected
+        assert [{k: e[k] for k in ("n", "seat", "text", "sentence")} for e in log] == expected
 
 
 def engine(name: str) -> list:
@@ -133,7 +136,10 @@ def test_replays_of_unfinished_games_show_only_ones_own_side(client, support):
         assert response.status_code == 403 and response.json()["error"] == "replay_hidden"
     own = client.get(url, params={"step": 1, "perspective": "1"}, headers=support.bearer(t1)).json()
     assert own["view"]["viewer"] == 1 and set(own["view"]["hands"][0]) == {0}
-    assert own["log"] == [{"n": 1, "seat": 0, "text": "swap ?"}]
+    assert [{k: e[k] for k in ("n", "seat", "text")} for e in own["log"]] == [
+        {"n": 1, "seat": 0, "text": "swap ?"}]
+    assert own["log"][0]["sentence"] == f"{own['seats'][0]['name']} puts a card under the deck and draws a card."
+    assert own["log"][0]["turn"] == 1
     spectator = client.get(url, params={"step": 2, "perspective": "spectator"}).json()
     assert all(set(h) == {0} for h in spectator["view"]["hands"])
     assert client.get(url, params={"step": 99}).status_code == 400

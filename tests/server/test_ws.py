@@ -36,7 +36,9 @@ def test_move_is_acknowledged_and_fanned_out(live, support, table):
     for other in (seat1, spectator):
         update = other.until(lambda m: m["type"] == "state")
         assert "ack" not in update and update["move_number"] == 1
-        assert update["log_from"] == 0 and update["log"] == [{"n": 1, "seat": 0, "text": played}]
+        assert update["log_from"] == 0 and [(e["n"], e["seat"], e["text"], e["turn"])
+                                             for e in update["log"]] == [(1, 0, played, 1)]
+        assert update["log"][0]["sentence"]
     assert seat1.state["legal"] and seat1.state["seat"] == 1
     assert seat1.state["view"]["hands"][0] == [0, 0]  # seat 0's new card stays hidden
 

@@ -33,7 +33,8 @@ def test_human_and_random_seats_play_a_game_with_save_and_resume(tmp_path):
     game.play()
     text = out.getvalue()
     assert "not a Tzolk'in action" in text and "choose a number from 1 to" in text
-    assert "Tzolk'in" in text and "keep (hidden)" not in text.split("seat 1")[0]
+    assert "Tzolk'in" in text and "player0 keeps starting tiles w" in text
+    assert "random1 keeps two starting tiles." in text and "random1 keeps starting tiles" not in text
     saved = GameRecord.load(path)
     assert saved.result is None and len(saved.moves) >= 3
     answers = iter(["1"] * 5000)
@@ -48,7 +49,8 @@ def test_random_seat_draft_pick_is_hidden_from_the_human():
     out = io.StringIO()
     answers = iter(["quit"])
     TerminalGame(record, console=Console(file=out, width=140), ask=lambda p: next(answers)).play()
-    assert "keep (hidden)" in out.getvalue()
+    assert "random0 keeps two starting tiles." in out.getvalue()
+    assert "random0 keeps starting tiles" not in out.getvalue()
 
 
 def test_cli_plays_and_replays(tmp_path):

@@ -1,13 +1,14 @@
 """The game-agnostic core: protocol, chance, errors, registry, records."""
 
 from .errors import GameOver, IllegalAction, MayaGamesError, NotationError, OptionError, RecordError
-from .game import Action, GameInfo, OptionSpec, State, new_state, random_playout
+from .game import (Action, GameEvent, GameInfo, Narration, OptionSpec, State, fill_names, new_state,
+                   random_playout, seat_ref)
 from .record import GameRecord, Seat, replay, verify
 from .registry import game_names, get_game, register
 from .rng import Rng, derive_seed
 
 __all__ = [
-    "Action", "GameInfo", "GameOver", "GameRecord", "IllegalAction", "MayaGamesError",
+    "Action", "GameEvent", "GameInfo", "GameOver", "Narration", "fill_names", "seat_ref", "GameRecord", "IllegalAction", "MayaGamesError",
     "NotationError", "OptionError", "OptionSpec", "RecordError", "Rng", "Seat", "State",
     "derive_seed", "game_names", "get_game", "new_game", "new_state", "random_playout",
     "register", "replay", "verify",

@@ -19,9 +19,10 @@ only ever gets a view.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Protocol, Sequence
 
 from .errors import GameOver, IllegalAction, OptionError
 from .rng import Rng
@@ -44,6 +45,19 @@ class OptionSpec:
     default: Any
     doc: str
     choices: tuple[Any, ...] | None = None
+    # Plain-language texts a player reads (the lobby, ``GET /api/games``): a short label,
+    # a one-line explanation and a label per choice (``str(choice)`` -> words).
+    label: str = ""
+    explain: str = ""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """The option for a player: label, one-line explanation, each choice in words."""
+        choices = list(self.choices) if self.choices is not None else []
+        return {"name": self.name, "label": self.label or self.name.replace("_", " ").capitalize(),
+                "explain": self.explain or self.doc, "default": self.default,
+                "choices": [{"value": c, "label": self.choice_labels.get(str(c), str(c))}
+                            for c in choices]}
 
     def check(self, value: Any) -> Any:
         if self.choices is not None and value not in self.choices:
@@ -57,6 +71,80 @@ class OptionSpec:
                 f"option {self.name!r} must be a {type(self.default).__name__}, got {value!r}"
             )
         return value
+
+
+# --- narration: a move as a sentence, and the game's own events ------------------------
+SEAT_PLACEHOLDER = re.compile(r"\{seat:(\d+)\}")
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder a narration writes for a player: ``{seat:N}`` (filled by :func:`fill_names`)."""
+    return f"{{seat:{seat}}}"
+
+
+def fill_names(text: str, names: "Sequence[str] | None" = None) -> str:
+    """Replace each ``{seat:N}`` by ``names[N]`` (default ``Player N+1``)."""
+    def name(m: "re.Match[str]") -> str:
+        seat = int(m.group(1))
+        if names is not None and 0 <= seat < len(names) and names[seat]:
+            return str(names[seat])
+        return f"Player {seat + 1}"
+    return SEAT_PLACEHOLDER.sub(name, text) if "{seat:" in text else text
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """Something the game itself does (a round starts, a scoring, a Food Day...).
+
+    ``kind`` is one of ``round``, ``scoring``, ``food_day``, ``age``, ``final_scoring``,
+    ``game_over``; ``table`` an optional breakdown ``{"title", "columns", "rows"}``.
+    """
+
+    kind: str
+    text: str
+    table: dict[str, Any] | None = None
+
+    def with_names(self, names: "Sequence[str] | None") -> "GameEvent":
+        table = None
+        if self.table is not None:
+            table = {"title": fill_names(self.table["title"], names),
+                     "columns": [fill_names(str(c), names) for c in self.table["columns"]],
+                     "rows": [[fill_names(c, names) if isinstance(c, str) else c for c in row]
+                              for row in self.table["rows"]]}
+        return GameEvent(self.kind, fill_names(self.text, names), table)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "text": self.text}
+        if self.table is not None:
+            data["table"] = self.table
+        return data
+
+
+@dataclass(frozen=True)
+class Narration:
+    """A move told as a sentence for one viewer, the events it triggered and the places it touched.
+
+    Players are written ``{seat:N}`` (:func:`seat_ref`); :meth:`with_names` fills them in.
+    ``minor``: a sub-decision of a compound turn whose sentence the next step completes
+    (a client may fold it into the following entry of the same turn).
+    """
+
+    text: str
+    events: tuple[GameEvent, ...] = ()
+    places: tuple[str, ...] = ()
+    minor: bool = False
+
+    def with_names(self, names: "Sequence[str] | None") -> "Narration":
+        return replace(self, text=fill_names(self.text, names),
+                       events=tuple(e.with_names(names) for e in self.events))
+
+
+def default_narration(before: "State", action: "Action", after: "State",
+                      viewer: int | None) -> Narration:
+    """The fallback narration: ``{seat:N}: <public notation>``."""
+    seat = before.current_player
+    who = seat_ref(seat) if seat is not None else "?"
+    return Narration(f"{who}: {before.public_notation(action, viewer)}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +163,20 @@ class GameInfo:
     max_decisions: int = 100_000
     doc: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # (before, action, after, viewer) -> Narration; see :meth:`narrate`
+    narrator: Callable[["State", Action, "State", int | None], Narration] | None = None
+    rules_page: str = ""  # Markdown rules page in our own words (served at /rules/NAME)
+
+    def narrate(self, before: "State", action: Action, after: "State",
+                viewer: int | None) -> Narration:
+        """``action`` (played by ``before.current_player``, giving ``after``) told to ``viewer``.
+
+        ``viewer`` None is a spectator. The narration never reveals what ``viewer`` may
+        not see; without a game narrator it is the public notation.
+        """
+        if self.narrator is None:
+            return default_narration(before, action, after, viewer)
+        return self.narrator(before, action, after, viewer)
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults merged with ``options``; unknown names or bad values raise OptionError."""

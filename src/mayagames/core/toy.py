@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, NotationError
-from .game import GameInfo, OptionSpec, State
+from .game import GameEvent, GameInfo, Narration, OptionSpec, State, seat_ref
 from .registry import register
 from .rng import Rng
 
@@ -214,11 +214,43 @@ def render(state: State, seat: int | None) -> str:
     return "\n".join(lines)
 
 
+def narrate(before: State, action: Any, after: State, viewer: int | None) -> Narration:
+    """A toy move as a sentence; the card drawn is named only to its owner."""
+    assert isinstance(before, ToyState) and isinstance(after, ToyState)
+    seat = before.turn
+    who = seat_ref(seat)
+    drawn = [c for c in after.hands[seat] if c not in before.hands[seat] or
+             after.hands[seat].count(c) > before.hands[seat].count(c)]
+    draw = ""
+    if isinstance(action, (Play, Swap)) and len(before.deck) > 0:
+        draw = f" and draws a {drawn[0]}" if viewer == seat and drawn else " and draws a card"
+    if isinstance(action, Play):
+        text = f"{who} plays a {action.card} ({action.card} points){draw}"
+    elif isinstance(action, Swap):
+        secret = before.public_notation(action, viewer) != str(action)  # a variant may hide it
+        text = f"{who} puts {'a card' if secret else f'a {action.card}'} under the deck{draw}"
+    elif isinstance(action, Bonus):
+        text = f"{who} takes the bonus (+1 point)"
+    else:
+        text = f"{who} ends the turn"
+    events: tuple[GameEvent, ...] = ()
+    if after.current_player is None:
+        scores = after.scores()
+        best = max(scores)
+        winners = " and ".join(seat_ref(s) for s, v in enumerate(scores) if v == best)
+        events = (GameEvent("game_over", f"Game over: {winners} won with {best:g} points",
+                            {"title": "Final scores", "columns": ["Player", "Cards", "Bonus", "Total"],
+                             "rows": [[seat_ref(s), sum(after.piles[s]), int(after.bonus_used[s]),
+                                       int(scores[s])] for s in range(after.num_players)]}),)
+    shown = isinstance(action, Play) or (isinstance(action, Swap) and "a card under" not in text)
+    return Narration(text + ".", events, (f"card:{action.card}",) if shown else ())
+
+
 INFO = register(GameInfo(
     name="toy", title="Hidden High Card (test game)", version="1",
     min_players=2, max_players=4,
     new_game=lambda num_players, seed, options: ToyState(num_players, seed, options),
-    parse_action=parse_action, render=render, max_decisions=200,
+    parse_action=parse_action, render=render, max_decisions=200, narrator=narrate,
     options=(OptionSpec("swaps", SWAPS_PER_PLAYER,
                         "swaps per player per game; 0 = unlimited (a game that may never end)"),),
 ))

@@ -19,7 +19,7 @@ import importlib
 import pkgutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -194,6 +194,17 @@ class TableCodec(ActionCodec):
         except KeyError:
             raise EncodingError(f"{action!r} is not in the action table") from None
 
+    def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
+        """As :meth:`ActionCodec.legal_index`, with one table lookup per action."""
+        index = self.index
+        try:
+            table = {index[action]: action for action in legal}
+        except KeyError:
+            table = {}  # the slow path below names the action
+        if len(table) != len(legal):
+            return super().legal_index(view, legal)
+        return table
+
     def decode(self, index: int, view: State) -> Action:
         if not 0 <= index < len(self.actions):
             raise unknown_index(index, self)
@@ -218,6 +229,28 @@ class TableCodec(ActionCodec):
 def scaled(value: float, top: float, low: float = 0.0) -> float:
     """``value / top`` clipped into ``[low, 1]`` (observation fields stay in their box)."""
     return min(max(value / top, low), 1.0)
+
+
+class EntryCache:
+    """The (offset, value) entries of observation field groups, each remembered with the
+    inputs it was computed from (``key``: immutable copies, e.g. tuples of the state's
+    lists). Between two moves most groups do not change; a group whose key equals the
+    remembered one reuses its entries instead of recomputing them."""
+
+    def __init__(self) -> None:
+        self._groups: dict[object, tuple[object, list[int], list[float]]] = {}
+
+    def extend(self, name: object, key: object, compute: Callable[[list[int], list[float]], None],
+               at: list[int], val: list[float]) -> None:
+        """Append group ``name``'s entries for ``key`` to ``at``/``val`` (``compute``
+        appends them to the two lists it is given when ``key`` is new)."""
+        hit = self._groups.get(name)
+        if hit is None or hit[0] != key:
+            entries: tuple[list[int], list[float]] = ([], [])
+            compute(*entries)
+            hit = self._groups[name] = (key, *entries)
+        at += hit[1]
+        val += hit[2]
 
 
 class ObservationEncoder(ABC):

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ..agents import Agent, make_agent
 from ..core.errors import IllegalAction, MayaGamesError, NotationError
-from ..core.game import Action, GameInfo, State, action_to_dict, new_state
+from ..core.game import Action, GameInfo, Narration, State, action_to_dict, new_state
 from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
@@ -59,24 +59,51 @@ class LogEntry:
     full: str              # the move's notation (as stored in the record)
     texts: tuple[str, ...]  # public notation for seat 0..n-1, then for spectators
     revealed: bool         # chance or hidden information was involved: no undo past it
+    # the move told as a sentence (GameInfo.narrate) per viewer, as ``texts``; a replay
+    # of everything tells it as the mover saw it (a mover knows its own secret choices)
+    narrations: tuple[Narration, ...] = ()
+    turn: int = 1          # increases each time the acting seat changes
 
     def text_for(self, viewer: int | None, everything: bool = False) -> str:
         if everything:
             return self.full
         return self.texts[-1 if viewer is None else viewer]
 
-    def to_dict(self, viewer: int | None, everything: bool = False) -> dict[str, Any]:
-        return {"n": self.number, "seat": self.seat, "text": self.text_for(viewer, everything)}
+    def narration_for(self, viewer: int | None, everything: bool = False) -> Narration:
+        if not self.narrations:
+            return Narration(self.text_for(viewer, everything))
+        return self.narrations[self.seat if everything else -1 if viewer is None else viewer]
+
+    def to_dict(self, viewer: int | None, everything: bool = False,
+                names: Sequence[str] | None = None) -> dict[str, Any]:
+        told = self.narration_for(viewer, everything).with_names(names)
+        data = {"n": self.number, "seat": self.seat, "text": self.text_for(viewer, everything),
+                "sentence": told.text, "events": [e.to_dict() for e in told.events],
+                "places": list(told.places), "turn": self.turn}
+        if told.minor:
+            data["minor"] = True
+        return data
 
 
-def log_entry(state: State, action: Action, number: int) -> LogEntry:
-    """The log entry of ``action`` about to be played in ``state`` (before applying it)."""
+def log_entry(state: State, action: Action, number: int, after: State | None = None,
+              previous: LogEntry | None = None) -> LogEntry:
+    """The log entry of ``action`` played in ``state`` (``after``: the state it gives).
+
+    ``previous`` is the entry before it (to number the turns).
+    """
     seat = state.current_player
     assert seat is not None
+    if after is None:
+        after = state.clone()
+        after.apply_unchecked(action)
     viewers: list[int | None] = [*range(state.num_players), None]
+    narrate = state.info.narrate
+    told = tuple(narrate(state, action, after, v) for v in viewers)
+    turn = 1 if previous is None else previous.turn + (previous.seat != seat)
     return LogEntry(number=number, seat=seat, full=str(action),
                     texts=tuple(state.public_notation(action, v) for v in viewers),
-                    revealed=state.reveals_information(action))
+                    revealed=state.reveals_information(action),
+                    narrations=told, turn=turn)
 
 
 def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> tuple[State, list[LogEntry]]:
@@ -93,8 +120,9 @@ def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> t
                 raise state.explain_illegal(action)
         except (NotationError, IllegalAction) as exc:
             raise MayaGamesError(f"move {i + 1} {text!r} does not replay: {exc}") from exc
-        log.append(log_entry(state, action, i + 1))
+        before = state.clone()
         state.apply_unchecked(action)
+        log.append(log_entry(before, action, i + 1, state, log[-1] if log else None))
     return state, log
 
 
@@ -207,9 +235,10 @@ class Room:
 
     def prepare(self, action: Action) -> tuple[State, LogEntry]:
         """The state after ``action`` (on a clone) and its log entry; the room is unchanged."""
-        entry = log_entry(self.state, action, self.move_number + 1)
         after = self.state.clone()
         after.apply_unchecked(action)
+        entry = log_entry(self.state, action, self.move_number + 1, after,
+                          self.log[-1] if self.log else None)
         return after, entry
 
     def commit(self, after: State, entry: LogEntry) -> None:
@@ -251,6 +280,11 @@ class Room:
         self.stored.result = result_of(state)
 
     # --- what a client gets -------------------------------------------------
+    @property
+    def seat_names(self) -> list[str]:
+        """The names the log's sentences give the seats."""
+        return [s.name for s in self.stored.seats]
+
     def seats_public(self) -> list[dict[str, Any]]:
         return [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
                 for i, s in enumerate(self.stored.seats)]
@@ -274,7 +308,7 @@ class Room:
             "terminal": self.finished, "view": view.to_dict(),
             "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
             "log_from": log_from,
-            "log": [e.to_dict(seat) for e in self.log[log_from:]],
+            "log": [e.to_dict(seat, names=self.seat_names) for e in self.log[log_from:]],
             "scores": self.state.scores() if self.finished else view.scores(),
             "winners": self.state.winners() if self.finished else [],
             "can_undo": self.undo_refusal(seat) is None,

@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from ..agents import AGENT_FACTORIES, make_agent
 from ..core.errors import MayaGamesError
-from ..core.game import Action, State
+from ..core.game import Action, OptionSpec, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
 from .bots import BotPool
@@ -41,6 +41,13 @@ def log_failure(task: "asyncio.Task[None]") -> None:
     """Log a bot task that died of an unexpected error (it is never awaited otherwise)."""
     if not task.cancelled() and task.exception() is not None:
         log.error("bot task failed", exc_info=task.exception())
+
+
+def plain_option(option: OptionSpec) -> dict[str, Any]:
+    """The option in plain language (``label``, ``explain``, ``choice_labels``) for the lobby."""
+    told = option.describe()
+    return {"label": told["label"], "explain": told["explain"],
+            "choice_labels": {str(c["value"]): c["label"] for c in told["choices"]}}
 
 
 class Subscriber:
@@ -121,8 +128,10 @@ class GameService:
                 "name": info.name, "title": info.title, "version": info.version,
                 "min_players": info.min_players, "max_players": info.max_players,
                 "doc": info.doc, "test_game": name in TEST_GAMES,
+                "rules": f"/rules/{info.name}" if info.rules_page else None,
                 "options": [{"name": o.name, "default": o.default, "doc": o.doc,
-                             "choices": list(o.choices) if o.choices is not None else None}
+                             "choices": list(o.choices) if o.choices is not None else None,
+                             **plain_option(o)}
                             for o in info.options]})
         return games
 
@@ -388,7 +397,8 @@ class GameService:
         return {"type": "frame", **room.header(), "step": step, "total": room.move_number,
                 "perspective": "all" if everything else ("spectator" if viewer is None else viewer),
                 "current_player": state.current_player, "terminal": state.is_terminal,
-                "view": shown.to_dict(), "log": [e.to_dict(viewer, everything) for e in entries],
+                "view": shown.to_dict(),
+                "log": [e.to_dict(viewer, everything, room.seat_names) for e in entries],
                 "scores": state.scores() if everything or state.is_terminal else shown.scores(),
                 "winners": state.winners() if state.is_terminal else []}
 

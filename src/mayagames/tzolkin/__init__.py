@@ -17,6 +17,7 @@ from ..core.game import GameInfo, OptionSpec
 from ..core.registry import register
 from .actions import parse_action
 from .components import DATA
+from .narrate import narrate
 from .render import decision_details, render
 from .state import TzolkinState
 
@@ -65,6 +66,7 @@ INFO = register(GameInfo(
     options=OPTIONS, max_decisions=20_000,
     doc="Worker placement on the gears of the Maya calendar (base game).",
     extra={"seat_features": seat_features, "details": decision_details},
+    narrator=narrate,
 ))
 TzolkinState.info = INFO
 

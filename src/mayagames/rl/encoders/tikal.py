@@ -21,6 +21,7 @@ are used.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Sequence
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from ...tikal import actions as A
 from ...tikal.data import DRAWN_LETTERS, SIDES, default_components
 from ...tikal.rules import FRAME_RULES
 from ...tikal.state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..encoding import (ActionCodec, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
+from ..encoding import (ActionCodec, EncodingError, EntryCache, Field, GameEncoding, Layout, ObservationEncoder,
                         register_encoding, scaled, unknown_index)
 
 C = default_components()
@@ -56,7 +57,10 @@ PILE_SIZE = tuple(len(C.tiles_with_back(letter)) for letter in DRAWN_LETTERS)
 FIGURES = A.FIGURES
 SCORE_SCALE = 50.0  # a wide winning margin in Prestige Points
 PRESTIGE_TOP = 200
-FIGURE_TOPS = np.array([30, 2, 30, 2, 30, 2], dtype=np.float32)  # explorers, leaders per supply
+FIGURE_TOP_LIST = (30, 2, 30, 2, 30, 2)  # explorers, leaders per supply
+N_KINDS = len(KIND_NAMES)
+AP_INDEX = {v: k for k, v in enumerate(AP_VALUES)}
+ONES = [1.0] * (10 * H)  # slices of it: the values of one-hot entries
 NEIGHBOUR_SIDE = {(B.neighbour[h * 6 + d], h): d for h in range(H) for d in range(6) if B.neighbour[h * 6 + d] >= 0}
 
 
@@ -68,6 +72,7 @@ class TikalCodec(ActionCodec):
         super().__init__(num_players)
         self.keys = tuple(self.enumerate_keys())
         self.index = {key: i for i, key in enumerate(self.keys)}
+        self._fixed: dict[Action, int] = {}  # see legal_index
 
     def enumerate_keys(self) -> list:
         n, names = self.num_players, [h.name for h in B.hexes]
@@ -104,6 +109,22 @@ class TikalCodec(ActionCodec):
     @property
     def size(self) -> int:
         return len(self.keys)
+
+    def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
+        """As :meth:`ActionCodec.legal_index`, remembering the index of every action whose
+        key does not depend on the position (all but transfers, camps and trades)."""
+        fixed = self._fixed
+        table: dict[int, Action] = {}
+        for action in legal:
+            index = fixed.get(action)
+            if index is None:
+                index = self.encode(action, view)
+                if not isinstance(action, VIEW_DEPENDENT):
+                    fixed[action] = index
+            table[index] = action
+        if len(table) != len(legal):
+            return super().legal_index(view, legal)  # names the two actions on one index
+        return table
 
     def encode(self, action: Action, view: State) -> int:
         key = self.key_of(action, view)
@@ -178,6 +199,9 @@ class TikalCodec(ActionCodec):
                 out.append((start, i - 1, f"{key_kind(self.keys[start])}: {span}"))
                 start = i
         return out
+
+
+VIEW_DEPENDENT = (A.Transfer, A.Camp, A.Take)  # their keys are relative to the actor's camps and seat
 
 
 def key_kind(key: object) -> str:
@@ -266,114 +290,242 @@ class TikalObserver(ObservationEncoder):
         ])
 
     def fill(self, view: State, obs: np.ndarray) -> None:
+        """Every field of ``view`` in one pass: the non-zero entries are collected as
+        (offset, value) lists and written with a single ``obs.put`` (the observation
+        starts at zero). Offsets come from the layout, precomputed once."""
         assert isinstance(view, TikalState)
         n = self.num_players
         seats = [(view.viewer + k) % n for k in range(n)]
         rel = {seat: k for k, seat in enumerate(seats)}
-        self._board(view, obs, seats, rel)
-        self._round(view, obs, seats, rel)
-        self._supplies(view, obs)
-        self._campsites(view, obs, seats)
-        self._frame(view, obs, rel)
+        at: list[int] = []
+        val: list[float] = []
+        self._dense(view, obs)
+        cache, viewer = self._cache(), view.viewer
+        cache.extend(("board", viewer), (tuple(view.kind), tuple(view.guardian), tuple(view.camp),
+                                         tuple(view.masks), tuple(view.ruin), tuple(map(len, view.ruin.values()))),
+                     lambda a, v: self._board(view, a, v, rel), at, val)
+        self._round(view, at, val, seats, rel)
+        cache.extend("supplies", (
+            view.stone_supply, view.volcano_supply, len(view.green), tuple(view.floors), tuple(view.blue),
+            tuple(view.display), tuple(view.discard), tuple(view.box), len(view.deck), tuple(view.ap_display),
+            tuple(view.ap_used), len(view.bag), len(view.ap_removed), tuple(view.tile_display),
+            tuple(map(len, view.piles.values())), tuple(view.symbol_supply)),
+            lambda a, v: self._supplies(view, a, v), at, val)
+        for k, seat in enumerate(seats):
+            cache.extend(("campsite", k, seat), self._campsite_key(view, seat),
+                         lambda a, v: self._campsite(view, a, v, k, seat), at, val)
+        o = self._off["own_camp_slots"]
+        at += [o + k * H + h for k, h in enumerate(view.camps[viewer])]
+        val += ONES[:len(view.camps[viewer])]
+        self._frame(view, at, val, rel)
+        obs.put(at, val)
 
-    def _board(self, s: TikalState, obs: np.ndarray, seats: list[int], rel: dict[int, int]) -> None:
-        lay, n = self.layout, self.num_players
-        put_one_hot(obs, lay, "hex_kind", np.arange(H) * len(KIND_NAMES) + np.asarray(s.kind))
-        lay.put(obs, "temple_level", np.asarray(s.level, dtype=np.float32) / C.max_level)
-        guards = [h * n + rel[g] for h, g in enumerate(s.guardian) if g >= 0]
-        put_one_hot(obs, lay, "guardian", guards)
-        camps = [h * (n + 1) + (0 if c == COMMON else 1 + rel[c]) for h, c in enumerate(s.camp) if c != -1]
-        put_one_hot(obs, lay, "camp", camps)
-        ruin = np.zeros((H, 2), dtype=np.float32)
+    def _cache(self) -> EntryCache:
+        if not hasattr(self, "_entries"):
+            self._entries = EntryCache()
+        return self._entries
+
+    def _offsets(self) -> dict[str, int]:
+        if not hasattr(self, "_off"):
+            self._precompute()
+        return self._off
+
+    def _precompute(self) -> None:
+        """Field offsets, and for the dense board fields (temple levels, then figures per
+        seat and hex, then edge costs and tokens, as the state lists them) their divisors,
+        clips and, per viewer, where each entry lands in the observation."""
+        n, lay = self.num_players, self.layout
+        self._off = {f.name: lay.slice(f.name).start for f in lay.fields}
+        self._dense_divisor = np.array([C.max_level] * H + [10] * (n * H) + [2] * (n * H)
+                                       + [4] * E + [2] * E, dtype=np.float32)
+        self._dense_clip = np.array([np.inf] * H + [1.0] * (2 * n * H + 2 * E), dtype=np.float32)
+        targets = []
+        for viewer in range(n):
+            target = [lay.slice("temple_level").start + h for h in range(H)]
+            for name in ("explorers", "leaders"):
+                target += [lay.slice(name).start + ((seat - viewer) % n) * H + h
+                           for seat in range(n) for h in range(H)]
+            target += [lay.slice(name).start + e for name in ("edge_cost", "edge_tokens") for e in range(E)]
+            targets.append(np.array(target, dtype=np.intp))
+        self._dense_target = targets
+
+    def _dense(self, s: TikalState, obs: np.ndarray) -> None:
+        """The dense integer board fields: one conversion, division, clip and scatter."""
+        self._offsets()
+        dense = np.array(s.level + s.explorers + s.leaders + s.cost + s.tokens, dtype=np.float32)
+        dense /= self._dense_divisor
+        np.minimum(dense, self._dense_clip, out=dense)
+        obs[self._dense_target[s.viewer]] = dense
+
+    def _board(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
+        """Hex kinds, Guardians, camps and Ruins (one-hot and small fields)."""
+        off, n = self._offsets(), self.num_players
+        o = off["hex_kind"]
+        at += [o + h * N_KINDS + k for h, k in enumerate(s.kind)]
+        val += ONES[:H]
+        o = off["guardian"]
+        for h, g in enumerate(s.guardian):
+            if g >= 0:
+                at.append(o + h * n + rel[g])
+                val.append(1.0)
+        o = off["camp"]
+        for h, c in enumerate(s.camp):
+            if c != -1:
+                at.append(o + h * (n + 1) + (0 if c == COMMON else 1 + rel[c]))
+                val.append(1.0)
+        o = off["ruin"]
         for h, stack in s.ruin.items():
-            ruin[h] = (scaled(s.visible_masks(h), 4), scaled(len(stack), 2))
-        lay.put(obs, "ruin", ruin.ravel())
-        order = np.asarray(seats)
-        explorers = np.asarray(s.explorers, dtype=np.float32).reshape(n, H)[order]
-        leaders = np.asarray(s.leaders, dtype=np.float32).reshape(n, H)[order]
-        lay.put(obs, "explorers", np.minimum(explorers / 10, 1.0).ravel())
-        lay.put(obs, "leaders", np.minimum(leaders / 2, 1.0).ravel())
-        lay.put(obs, "edge_cost", np.minimum(np.asarray(s.cost, dtype=np.float32) / 4, 1.0))
-        lay.put(obs, "edge_tokens", np.minimum(np.asarray(s.tokens, dtype=np.float32) / 2, 1.0))
+            at += (o + 2 * h, o + 2 * h + 1)
+            val += (scaled(s.visible_masks(h), 4), scaled(len(stack), 2))
 
-    def _round(self, s: TikalState, obs: np.ndarray, seats: list[int], rel: dict[int, int]) -> None:
-        lay, n = self.layout, self.num_players
-        obs[lay.slice("phase").start + s.phase] = 1.0
-        lay.put(obs, "round", scaled(s.round, s.setup_rules["rounds"]))
-        obs[lay.slice("turn").start + rel[s.turn]] = 1.0
-        put_one_hot(obs, lay, "order", [k * n + rel[seat] for k, seat in enumerate(s.order)])
-        put_one_hot(obs, lay, "next_order", [k * n + rel[seat] for k, seat in enumerate(s.next_order) if seat >= 0])
-        lay.put(obs, "passed", [float(s.passed[seat]) for seat in seats])
-        lay.put(obs, "scoring", [float(s.scoring_kind == "volcano"), float(s.scoring_kind == "final")])
-        lay.put(obs, "scoring_queue", [float(seat in s.scoring_queue) for seat in seats])
+    def _round(self, s: TikalState, at: list[int], val: list[float], seats: list[int],
+               rel: dict[int, int]) -> None:
+        off, n = self._offsets(), self.num_players
+        at += (off["phase"] + s.phase, off["round"], off["turn"] + rel[s.turn])
+        val += (1.0, scaled(s.round, s.setup_rules["rounds"]), 1.0)
+        o = off["order"]
+        for k, seat in enumerate(s.order):
+            at.append(o + k * n + rel[seat])
+            val.append(1.0)
+        o = off["next_order"]
+        for k, seat in enumerate(s.next_order):
+            if seat >= 0:
+                at.append(o + k * n + rel[seat])
+                val.append(1.0)
+        o = off["passed"]
+        for k, seat in enumerate(seats):
+            if s.passed[seat]:
+                at.append(o + k)
+                val.append(1.0)
+        if s.scoring_kind in ("volcano", "final"):
+            at.append(off["scoring"] + (s.scoring_kind == "final"))
+            val.append(1.0)
+        o = off["scoring_queue"]
+        for k, seat in enumerate(seats):
+            if seat in s.scoring_queue:
+                at.append(o + k)
+                val.append(1.0)
 
-    def _supplies(self, s: TikalState, obs: np.ndarray) -> None:
-        lay = self.layout
-        green_total = C.green_per_type * len(TREASURES)
-        lay.put(obs, "supplies", [scaled(s.stone_supply, C.trail_stone_tokens),
-                                  scaled(s.volcano_supply, C.volcanoes_3d), scaled(len(s.green), green_total)])
-        lay.put(obs, "floors", [scaled(left, top) if top else 0.0 for left, top in zip(s.floors, C.floors)])
-        lay.put(obs, "blue_treasures", np.asarray(s.blue, dtype=np.float32) / C.blue_per_type)
-        lay.put(obs, "card_display", card_counts(s.display))
-        lay.put(obs, "card_discard", card_counts(s.discard))
-        lay.put(obs, "card_removed", card_counts(s.box))
-        lay.put(obs, "deck_size", len(s.deck) / len(C.cards))
-        lay.put(obs, "ap_display", ap_counts(s.ap_display))
-        lay.put(obs, "ap_used", ap_counts(s.ap_used))
-        lay.put(obs, "ap_bag", [len(s.bag) / len(C.ap_tokens), len(s.ap_removed) / len(C.ap_tokens)])
-        put_one_hot(obs, lay, "tile_display", s.tile_display)
-        lay.put(obs, "tile_piles", [len(s.piles[k]) / size for k, size in zip(DRAWN_LETTERS, PILE_SIZE)])
-        put_one_hot(obs, lay, "symbol_tiles", s.symbol_supply)
+    def _supplies(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        off = self._offsets()
+        o = off["supplies"]
+        at += (o, o + 1, o + 2)
+        val += (scaled(s.stone_supply, C.trail_stone_tokens), scaled(s.volcano_supply, C.volcanoes_3d),
+                scaled(len(s.green), C.green_per_type * len(TREASURES)))
+        o = off["floors"]
+        for level, (left, top) in enumerate(zip(s.floors, C.floors)):
+            if top and left:
+                at.append(o + level)
+                val.append(scaled(left, top))
+        o = off["blue_treasures"]
+        for t, left in enumerate(s.blue):
+            at.append(o + t)
+            val.append(left / C.blue_per_type)
+        put_card_counts(at, val, off["card_display"], s.display)
+        put_card_counts(at, val, off["card_discard"], s.discard)
+        put_card_counts(at, val, off["card_removed"], s.box)
+        at.append(off["deck_size"])
+        val.append(len(s.deck) / len(C.cards))
+        put_ap_counts(at, val, off["ap_display"], s.ap_display)
+        put_ap_counts(at, val, off["ap_used"], s.ap_used)
+        o = off["ap_bag"]
+        at += (o, o + 1)
+        val += (len(s.bag) / len(C.ap_tokens), len(s.ap_removed) / len(C.ap_tokens))
+        o = off["tile_display"]
+        at += [o + t for t in s.tile_display]
+        val += ONES[:len(s.tile_display)]
+        o = off["tile_piles"]
+        for k, (letter, size) in enumerate(zip(DRAWN_LETTERS, PILE_SIZE)):
+            at.append(o + k)
+            val.append(len(s.piles[letter]) / size)
+        o = off["symbol_tiles"]
+        at += [o + t for t in s.symbol_supply]
+        val += ONES[:len(s.symbol_supply)]
 
-    def _campsites(self, s: TikalState, obs: np.ndarray, seats: list[int]) -> None:
-        lay, T = self.layout, len(TREASURES)
+    def _campsite(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
+        """Seat ``seat``'s campsite, ``k`` seats after the viewer."""
+        off, T = self._offsets(), len(TREASURES)
         rules = s.setup_rules
-        lay.put(obs, "prestige", [scaled(s.pp[seat], PRESTIGE_TOP) for seat in seats])
-        order = np.asarray(seats)
-        figures = np.array([s.avail_explorers, s.avail_leaders, s.unavail_explorers, s.unavail_leaders,
-                            s.removed_explorers, s.removed_leaders], dtype=np.float32).T[order]
-        lay.put(obs, "figures", np.minimum(figures / FIGURE_TOPS, 1.0).ravel())
-        lay.put(obs, "camps_guardians", [v for seat in seats for v in (
-            scaled(C.per_player["base_camps"] - len(s.camps[seat]), 2), scaled(s.guardians[seat], 2))])
-        museum = np.asarray(s.museum, dtype=np.float32).reshape(self.num_players, T)[order]
-        lay.put(obs, "museum", np.minimum(museum / 4, 1.0).ravel())
-        put_one_hot(obs, lay, "director", [k * len(C.directors) + s.director[seat] for k, seat in enumerate(seats)])
-        put_one_hot(obs, lay, "power_used", [k * len(POWERS) + POWERS.index(s.power_used[seat])
-                                             for k, seat in enumerate(seats) if s.power_used[seat]])
-        lay.put(obs, "campsite_ap", [s.ap_token[seat] / max(AP_VALUES) for seat in seats])
-        lay.put(obs, "management", [v for seat in seats for v in (
-            float(s.rm_ap[seat]), scaled(s.rm_tiles[seat], max(rules["tiles_each"], 1)),
-            scaled(s.rm_cards[seat], max(rules["cards_each"], 1)))])
-        put_one_hot(obs, lay, "campsite_tiles", [k * N_TILES + t for k, seat in enumerate(seats)
-                                                 for t in s.camp_tiles[seat]])
-        lay.put(obs, "cards_right", np.concatenate([card_counts(s.right[seat]) for seat in seats]))
-        lay.put(obs, "cards_left", np.concatenate([card_counts(s.left[seat]) for seat in seats]))
-        lay.put(obs, "cards_down", np.concatenate([
-            card_counts([c for c in s.right[seat] + s.left[seat] if s.down[c]]) for seat in seats]))
-        put_one_hot(obs, lay, "own_camp_slots", [k * H + h for k, h in enumerate(s.camps[s.viewer])])
+        at += (off["prestige"] + k, off["campsite_ap"] + k)
+        val += (scaled(s.pp[seat], PRESTIGE_TOP), s.ap_token[seat] / max(AP_VALUES))
+        o = off["figures"] + 6 * k
+        figures = (s.avail_explorers, s.avail_leaders, s.unavail_explorers, s.unavail_leaders,
+                   s.removed_explorers, s.removed_leaders)
+        for j, (counts, top) in enumerate(zip(figures, FIGURE_TOP_LIST)):
+            if counts[seat]:
+                at.append(o + j)
+                val.append(min(counts[seat] / top, 1.0))
+        o = off["camps_guardians"] + 2 * k
+        at += (o, o + 1)
+        val += (scaled(C.per_player["base_camps"] - len(s.camps[seat]), 2), scaled(s.guardians[seat], 2))
+        o = off["museum"] + T * k
+        for t in range(T):
+            count = s.museum[seat * T + t]
+            if count:
+                at.append(o + t)
+                val.append(min(count / 4, 1.0))
+        at.append(off["director"] + k * len(C.directors) + s.director[seat])
+        val.append(1.0)
+        if s.power_used[seat]:
+            at.append(off["power_used"] + k * len(POWERS) + POWERS.index(s.power_used[seat]))
+            val.append(1.0)
+        o = off["management"] + 3 * k
+        at += (o, o + 1, o + 2)
+        val += (float(s.rm_ap[seat]), scaled(s.rm_tiles[seat], max(rules["tiles_each"], 1)),
+                scaled(s.rm_cards[seat], max(rules["cards_each"], 1)))
+        o = off["campsite_tiles"] + k * N_TILES
+        at += [o + t for t in s.camp_tiles[seat]]
+        val += ONES[:len(s.camp_tiles[seat])]
+        right, left = s.right[seat], s.left[seat]
+        width = len(CARD_NAMES)
+        put_card_counts(at, val, off["cards_right"] + k * width, right)
+        put_card_counts(at, val, off["cards_left"] + k * width, left)
+        put_card_counts(at, val, off["cards_down"] + k * width, [c for c in right + left if s.down[c]])
 
-    def _frame(self, s: TikalState, obs: np.ndarray, rel: dict[int, int]) -> None:
-        lay = self.layout
+    @staticmethod
+    def _campsite_key(s: TikalState, seat: int) -> tuple:
+        """Everything :meth:`_campsite` reads of ``seat``."""
+        T = len(TREASURES)
+        right, left = s.right[seat], s.left[seat]
+        down = s.down
+        return (s.pp[seat], s.ap_token[seat], s.avail_explorers[seat], s.avail_leaders[seat],
+                s.unavail_explorers[seat], s.unavail_leaders[seat], s.removed_explorers[seat],
+                s.removed_leaders[seat], len(s.camps[seat]), s.guardians[seat],
+                tuple(s.museum[seat * T:seat * T + T]), s.director[seat], s.power_used[seat],
+                s.rm_ap[seat], s.rm_tiles[seat], s.rm_cards[seat], tuple(s.camp_tiles[seat]),
+                tuple(right), tuple(left), tuple([down[c] for c in right]), tuple([down[c] for c in left]),
+                s.setup_rules["tiles_each"], s.setup_rules["cards_each"])
+
+    def _frame(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
+        off = self._offsets()
         if not s.stack:
             return
         f = s.stack[-1]
-        obs[lay.slice("frame_kind").start + FRAME_KINDS.index(f.kind)] = 1.0
-        put_one_hot(obs, lay, "frame_stack", sorted({FRAME_KINDS.index(fr.kind) for fr in s.stack}))
-        obs[lay.slice("frame_context").start + known(CONTEXTS, f.ctx, "context")] = 1.0
-        obs[lay.slice("frame_step").start + known(STEPS, f.step, "step")] = 1.0
+        at += (off["frame_kind"] + FRAME_KINDS.index(f.kind),
+               off["frame_context"] + known(CONTEXTS, f.ctx, "context"),
+               off["frame_step"] + known(STEPS, f.step, "step"))
+        val += (1.0, 1.0, 1.0)
+        stack = sorted({FRAME_KINDS.index(fr.kind) for fr in s.stack})
+        at += [off["frame_stack"] + k for k in stack]
+        val += ONES[:len(stack)]
         initial = f.a if f.kind in ("tracker", "temple_base", "dig") else 0
-        lay.put(obs, "frame_numbers", [scaled(f.points, 13), scaled(f.left, 4), scaled(initial, 4)])
+        o = off["frame_numbers"]
+        at += (o, o + 1, o + 2)
+        val += (scaled(f.points, 13), scaled(f.left, 4), scaled(initial, 4))
         hexes, tiles, edges, cards = frame_targets(f)
-        put_one_hot(obs, lay, "frame_hex", hexes)
-        put_one_hot(obs, lay, "frame_tile", tiles)
-        put_one_hot(obs, lay, "frame_edge", edges)
-        put_one_hot(obs, lay, "frame_card", [CARD_OF_ID[c] for c in cards])
+        for name, targets in (("frame_hex", hexes), ("frame_tile", tiles), ("frame_edge", edges),
+                              ("frame_card", [CARD_OF_ID[c] for c in cards])):
+            at += [off[name] + x for x in targets]
+            val += ONES[:len(targets)]
         if f.kind == "trade" and f.step == "give":
             player, treasure = f.a
-            put_one_hot(obs, lay, "frame_trade", [rel[player], self.num_players + treasure])
-        base = lay.slice("frame_counts").start
+            o = off["frame_trade"]
+            at += (o + rel[player], o + self.num_players + treasure)
+            val += (1.0, 1.0)
+        o = off["frame_counts"]
         for h, count in f.counts.items():
-            obs[base + h] = scaled(count, 2)
+            at.append(o + h)
+            val.append(scaled(count, 2))
 
 
 def frame_targets(f) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -402,28 +554,29 @@ def known(names: tuple[str, ...], value: str, what: str) -> int:
     return names.index(value)
 
 
-def put_one_hot(obs: np.ndarray, lay: Layout, name: str, positions) -> None:
-    """Set 1.0 at ``positions`` (offsets inside field ``name``)."""
-    positions = np.asarray(list(positions), dtype=np.int64)
-    if positions.size:
-        obs[lay.slice(name).start + positions] = 1.0
-
-
-def card_counts(card_ids: list[int]) -> np.ndarray:
-    """Copies of each card name among card ids (hidden cards skipped) / MAX_COPIES."""
-    counts = np.zeros(len(CARD_NAMES), dtype=np.float32)
+def put_card_counts(at: list[int], val: list[float], offset: int, card_ids: list[int]) -> None:
+    """Copies of each card name among card ids (hidden cards skipped) / MAX_COPIES, as
+    (offset, value) entries."""
+    counts: dict[int, int] = {}
     for c in card_ids:
         if c >= 0:
-            counts[CARD_OF_ID[c]] += 1
-    return counts / MAX_COPIES
+            name = CARD_OF_ID[c]
+            counts[name] = counts.get(name, 0) + 1
+    for name, count in counts.items():
+        at.append(offset + name)
+        val.append(count / MAX_COPIES)
 
 
-def ap_counts(values: list[int]) -> np.ndarray:
-    counts = np.zeros(len(AP_VALUES), dtype=np.float32)
+def put_ap_counts(at: list[int], val: list[float], offset: int, values: list[int]) -> None:
+    """Tokens of each AP value among ``values`` (hidden ones skipped) / 4, clipped at 1."""
+    counts: dict[int, int] = {}
     for v in values:
         if v > 0:
-            counts[AP_VALUES.index(v)] += 1
-    return np.minimum(counts / 4, 1.0)
+            k = AP_INDEX[v]
+            counts[k] = counts.get(k, 0) + 1
+    for k, count in counts.items():
+        at.append(offset + k)
+        val.append(min(count / 4, 1.0))
 
 
 ENCODING = register_encoding(GameEncoding(

@@ -26,7 +26,7 @@ from ...tzolkin.layout import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE,
                                LIGHT, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
                                TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
 from ...tzolkin.state import TzolkinState
-from ..encoding import Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
+from ..encoding import EntryCache, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
 
 N_BUILDINGS = len(DATA.buildings)
 N_MONUMENTS = len(DATA.monuments)
@@ -122,31 +122,55 @@ class TzolkinObserver(ObservationEncoder):
         ])
 
     def fill(self, view: State, obs: np.ndarray) -> None:
+        """Every field of ``view`` in one pass: non-zero entries are collected as (offset,
+        value) lists and written with one ``obs.put`` (the observation starts at zero);
+        each seat's fields and the building rows are recomputed only when what they read
+        changed (:class:`EntryCache`)."""
         assert isinstance(view, TzolkinState)
-        seats = [(view.viewer + k) % self.num_players for k in range(self.num_players)]
-        self._decision(view, obs)
-        self._calendar(view, obs, seats)
-        self._board(view, obs, seats)
-        self._players(view, obs, seats)
-        self._tiles(view, obs, seats)
+        n = self.num_players
+        seats = [(view.viewer + k) % n for k in range(n)]
+        if not hasattr(self, "_off"):
+            self._off = {f.name: self.layout.slice(f.name).start for f in self.layout.fields}
+            self._entries = EntryCache()
+        cache = self._entries
+        at: list[int] = []
+        val: list[float] = []
+        self._decision(view, at, val)
+        self._calendar(view, at, val, seats)
+        self._board(view, at, val, seats)
+        cache.extend("rows", (tuple(view.display), tuple(map(len, view.stacks)), tuple(view.monument_row)),
+                     lambda a, v: self._rows(view, a, v), at, val)
+        unfed = list(view.last_unfed) or [0] * n
+        for k, seat in enumerate(seats):
+            cache.extend(("seat", k, seat), (tuple(view.p[seat]), tuple(view.built[seat]),
+                                             tuple(view.monuments[seat]), unfed[seat]),
+                         lambda a, v: self._seat(view, a, v, k, seat, unfed[seat]), at, val)
+        cache.extend(("tiles", view.viewer), (tuple(view.dealt[view.viewer]), tuple(map(tuple, view.kept)),
+                                              tuple(view.dummy_tiles)),
+                     lambda a, v: self._tiles(view, a, v, seats), at, val)
+        obs.put(at, val)
 
     # --- field groups ------------------------------------------------------------------
-    def _decision(self, s: TzolkinState, obs: np.ndarray) -> None:
-        lay = self.layout
-        obs[lay.slice("phase").start + s.phase] = 1.0
+    def _decision(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
+        off = self._off
+        at.append(off["phase"] + s.phase)
+        val.append(1.0)
         if not s.stack or s.current_player is None:
             return
         top = s.stack[-1]
-        obs[lay.slice("decision").start + top[0]] = 1.0
+        at.append(off["decision"] + top[0])
+        val.append(1.0)
         for frame in s.stack:
-            obs[lay.slice("pending").start + frame[0]] = 1.0
-        args = np.zeros(12, dtype=np.float32)
+            at.append(off["pending"] + frame[0])
+            val.append(1.0)
+        args = [0.0] * 12
         kind = top[0]
         if kind == K_CHOOSE:
-            obs[lay.slice("decision_gear").start + top[1]] = 1.0
-            obs[lay.slice("decision_space").start + top[2]] = 1.0
+            at += (off["decision_gear"] + top[1], off["decision_space"] + top[2])
+            val += (1.0, 1.0)
         elif kind == K_HARVEST:
-            obs[lay.slice("decision_space").start + top[1]] = 1.0
+            at.append(off["decision_space"] + top[1])
+            val.append(1.0)
         elif kind == K_TURN:
             args[0] = top[1]
         elif kind == K_PLACING:
@@ -156,80 +180,136 @@ class TzolkinObserver(ObservationEncoder):
         elif kind == K_PAY:
             args[6] = scaled(top[1], 4)
         elif kind == K_BUILD:
-            obs[lay.slice("build_mode").start + top[1]] = 1.0
+            at.append(off["build_mode"] + top[1])
+            val.append(1.0)
             args[7], args[8], args[9] = scaled(top[2], 3), top[3], scaled(top[4], 3)
             args[10], args[11] = top[5], top[6]
         elif kind == K_MARKET:
-            lay.put(obs, "market_locks", [float(bool(top[1] & (1 << bit))) for bit in range(6)])
+            o = off["market_locks"]
+            for bit in range(6):
+                if top[1] & (1 << bit):
+                    at.append(o + bit)
+                    val.append(1.0)
         elif kind == K_GAIN:
-            obs[lay.slice("gain_and_mirror").start] = scaled(top[1], 3)
+            at.append(off["gain_and_mirror"])
+            val.append(scaled(top[1], 3))
         elif kind == K_MIRROR:
-            obs[lay.slice("gain_and_mirror").start + 1] = top[1]
-        lay.put(obs, "decision_args", args)
+            at.append(off["gain_and_mirror"] + 1)
+            val.append(float(top[1]))
+        o = off["decision_args"]
+        at += range(o, o + 12)
+        val += [float(x) for x in args]
 
-    def _calendar(self, s: TzolkinState, obs: np.ndarray, seats: list[int]) -> None:
-        lay = self.layout
-        lay.put(obs, "day", scaled(s.day, LAST_DAY))
-        lay.put(obs, "age", float(s.age - 1))
-        lay.put(obs, "food_days_done", s.food_done / len(FOOD_DAYS))
+    def _calendar(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
+        off = self._off
         next_day = s.next_food_day()
-        lay.put(obs, "days_to_food_day", 0.0 if next_day is None else scaled(next_day - s.day, 13))
-        lay.put(obs, "turn_index", scaled(s.turn_index, self.num_players))
-        obs[lay.slice("starting_player").start + seats.index(s.start_player)] = 1.0
+        at += (off["day"], off["age"], off["food_days_done"], off["days_to_food_day"], off["turn_index"],
+               off["starting_player"] + seats.index(s.start_player), off["start_space_corn"])
+        val += (scaled(s.day, LAST_DAY), float(s.age - 1), s.food_done / len(FOOD_DAYS),
+                0.0 if next_day is None else scaled(next_day - s.day, 13),
+                scaled(s.turn_index, self.num_players), 1.0, scaled(s.sps_corn, 10))
         if s.sps != EMPTY:
-            obs[lay.slice("start_space").start + seats.index(s.sps)] = 1.0
-        lay.put(obs, "start_space_corn", scaled(s.sps_corn, 10))
+            at.append(off["start_space"] + seats.index(s.sps))
+            val.append(1.0)
 
-    def _board(self, s: TzolkinState, obs: np.ndarray, seats: list[int]) -> None:
-        lay, n = self.layout, self.num_players
-        base = lay.slice("gears").start
+    def _board(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
+        off, n = self._off, self.num_players
+        channel = {seat: k for k, seat in enumerate(seats)}
+        channel[DUMMY] = n
+        base = off["gears"]
         for g, holes in enumerate(s.gears):
             for hole, code in enumerate(holes):
                 if code != EMPTY:
-                    channel = n if code == DUMMY else seats.index(code)
-                    obs[base + hole * (n + 1) + channel] = 1.0
+                    at.append(base + hole * (n + 1) + channel[code])
+                    val.append(1.0)
             base += HOLES[g] * (n + 1)
-        base = lay.slice("skull_slots").start
+        base = off["skull_slots"]
         for k, slot in enumerate(SKULL_SLOTS):
             if s.skull_slots[slot] != EMPTY:
-                obs[base + k * n + seats.index(s.skull_slots[slot])] = 1.0
-        lay.put(obs, "skulls_supply", s.skulls / DATA.skulls)
-        lay.put(obs, "jungle_corn", [scaled(s.jcorn[k], 4) for k in DATA.jungle_spaces])
-        lay.put(obs, "jungle_wood", [scaled(s.jwood[k], 4) for k in DATA.jungle_spaces])
-        lay.put(obs, "burned", scaled(s.burned, 16))
-        lay.put(obs, "building_row", type_counts(s.display) / MAX_QTY)
-        lay.put(obs, "building_stacks", [len(st) / AGE_STACK[i] for i, st in enumerate(s.stacks)])
-        row = np.zeros(N_MONUMENTS, dtype=np.float32)
-        row[[m for m in s.monument_row if m >= 0]] = 1.0
-        lay.put(obs, "monument_row", row)
+                at.append(base + k * n + channel[s.skull_slots[slot]])
+                val.append(1.0)
+        at += (off["skulls_supply"], off["burned"])
+        val += (s.skulls / DATA.skulls, scaled(s.burned, 16))
+        for j, k in enumerate(DATA.jungle_spaces):
+            at += (off["jungle_corn"] + j, off["jungle_wood"] + j)
+            val += (scaled(s.jcorn[k], 4), scaled(s.jwood[k], 4))
 
-    def _players(self, s: TzolkinState, obs: np.ndarray, seats: list[int]) -> None:
-        lay, n = self.layout, self.num_players
-        players = [s.p[seat] for seat in seats]
-        lay.put(obs, "goods", [scaled(P[g], top) for P in players
-                               for g, top in zip((CORN, WOOD, STONE, GOLD, SKULL), GOODS_TOP)])
-        lay.put(obs, "vp", [scaled(P[VP], VP_TOP, low=-1.0) for P in players])
-        lay.put(obs, "workers", [P[f] / MAX_WORKERS for P in players for f in (WORKERS, READY, ON_GEARS)])
-        lay.put(obs, "techs", [P[TECH + t] / 3 for P in players for t in range(len(TRACKS))])
-        lay.put(obs, "temples", [(P[TEMPLE + t] + 1) / (TEMPLE_TOP[t] + 1)
-                                 for P in players for t in range(len(TEMPLES))])
-        lay.put(obs, "board_light", [float(P[LIGHT]) for P in players])
-        lay.put(obs, "harvest_tiles", [scaled(P[f], 16) for P in players for f in (CTILES, WTILES)])
-        lay.put(obs, "farms", [v for P in players for v in (scaled(P[FARM_FREE], 6), scaled(P[FARM_DISC], 3))])
-        lay.put(obs, "built", np.concatenate([type_counts(s.built[seat]) for seat in seats]) / MAX_QTY)
-        built = np.zeros((n, N_MONUMENTS), dtype=np.float32)
+    def _rows(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
+        off = self._off
+        put_type_counts(at, val, off["building_row"], s.display)
+        o = off["building_stacks"]
+        for i, st in enumerate(s.stacks):
+            at.append(o + i)
+            val.append(len(st) / AGE_STACK[i])
+        o = off["monument_row"]
+        for m in s.monument_row:
+            if m >= 0:
+                at.append(o + m)
+                val.append(1.0)
+
+    def _seat(self, s: TzolkinState, at: list[int], val: list[float], k: int, seat: int, unfed: int) -> None:
+        """Seat ``seat``'s fields, ``k`` seats after the viewer."""
+        off = self._off
+        P = s.p[seat]
+        o = off["goods"] + 5 * k
+        for g, (field, top) in enumerate(zip((CORN, WOOD, STONE, GOLD, SKULL), GOODS_TOP)):
+            at.append(o + g)
+            val.append(scaled(P[field], top))
+        at.append(off["vp"] + k)
+        val.append(scaled(P[VP], VP_TOP, low=-1.0))
+        o = off["workers"] + 3 * k
+        at += (o, o + 1, o + 2)
+        val += (P[WORKERS] / MAX_WORKERS, P[READY] / MAX_WORKERS, P[ON_GEARS] / MAX_WORKERS)
+        o = off["techs"] + len(TRACKS) * k
+        for t in range(len(TRACKS)):
+            at.append(o + t)
+            val.append(P[TECH + t] / 3)
+        o = off["temples"] + len(TEMPLES) * k
+        for t in range(len(TEMPLES)):
+            at.append(o + t)
+            val.append((P[TEMPLE + t] + 1) / (TEMPLE_TOP[t] + 1))
+        o = off["harvest_tiles"] + 2 * k
+        at += (off["board_light"] + k, o, o + 1)
+        val += (float(P[LIGHT]), scaled(P[CTILES], 16), scaled(P[WTILES], 16))
+        o = off["farms"] + 2 * k
+        at += (o, o + 1, off["last_unfed"] + k)
+        val += (scaled(P[FARM_FREE], 6), scaled(P[FARM_DISC], 3), scaled(unfed, 6))
+        put_type_counts(at, val, off["built"] + N_BUILDINGS * k, s.built[seat])
+        o = off["monuments_built"] + N_MONUMENTS * k
+        for m in s.monuments[seat]:
+            at.append(o + m)
+            val.append(1.0)
+
+    def _tiles(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
+        off = self._off
+        put_tile_flags(at, val, off["own_dealt"], s.dealt[s.viewer])
         for k, seat in enumerate(seats):
-            built[k, s.monuments[seat]] = 1.0
-        lay.put(obs, "monuments_built", built.ravel())
-        unfed = list(s.last_unfed) or [0] * n
-        lay.put(obs, "last_unfed", [scaled(unfed[seat], 6) for seat in seats])
+            put_tile_flags(at, val, off["kept"] + N_TILES * k, s.kept[seat])
+            if s.kept[seat]:
+                at.append(off["draft_chosen"] + k)
+                val.append(1.0)
+        put_tile_flags(at, val, off["dummy_tiles"], s.dummy_tiles)
 
-    def _tiles(self, s: TzolkinState, obs: np.ndarray, seats: list[int]) -> None:
-        lay, n = self.layout, self.num_players
-        lay.put(obs, "own_dealt", tile_flags(s.dealt[s.viewer]))
-        lay.put(obs, "kept", np.concatenate([tile_flags(s.kept[seat]) for seat in seats]))
-        lay.put(obs, "draft_chosen", [float(bool(s.kept[seat])) for seat in seats])
-        lay.put(obs, "dummy_tiles", tile_flags(s.dummy_tiles))
+
+def put_type_counts(at: list[int], val: list[float], offset: int, instances: list[int]) -> None:
+    """Copies of each building type among building instances (empty and hidden skipped)
+    / MAX_QTY, as (offset, value) entries."""
+    counts: dict[int, int] = {}
+    for inst in instances:
+        if inst >= 0:
+            t = INSTANCE_TYPE[inst]
+            counts[t] = counts.get(t, 0) + 1
+    for t, count in counts.items():
+        at.append(offset + t)
+        val.append(count / MAX_QTY)
+
+
+def put_tile_flags(at: list[int], val: list[float], offset: int, tiles: list[int]) -> None:
+    """1 for each start tile listed (hidden placeholders skipped)."""
+    for t in tiles:
+        if t >= 0:
+            at.append(offset + t)
+            val.append(1.0)
 
 
 def type_counts(instances: list[int]) -> np.ndarray:
