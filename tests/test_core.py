@@ -85,11 +85,6 @@ def test_view_hides_hands_and_deck():
     assert view.rng.state != state.rng.state
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_toy_conformance(players):
-    conformance.run_all("toy", players, games=5, seed=players)
-
-
 def test_terminal_game_with_human_and_random(tmp_path):
     import io
     from rich.console import Console

@@ -29,3 +29,28 @@ def test_a_changed_policy_would_be_caught():
     """The heuristic trace depends on the decisions: a bot with noise decides otherwise."""
     noisy = traces.heuristic_decisions("tikal", 2, 10, noise=5.0, epsilon=0.5)
     assert noisy != STORED["tikal heuristic 2p"]
+
+
+@pytest.mark.parametrize("game,players", [("tikal", 2), ("tikal", 4), ("tzolkin", 2), ("tzolkin", 4)])
+def test_public_estimate_is_the_same_from_every_view(game, players):
+    """The heuristic bot estimates full states directly when the game declares its estimate
+    public (``PUBLIC_ESTIMATE``): so it must equal the estimate of every seat's view."""
+    from mayagames.agents.hooks import estimator, public_estimate
+    from mayagames.core import get_game, new_game
+    from mayagames.core.rng import Rng
+
+    info = get_game(game)
+    assert public_estimate(info)
+    estimate = estimator(info)
+    checked = 0
+    for seed in range(2):
+        state, rng = new_game(game, players, seed), Rng(seed)
+        while not state.is_terminal:
+            if rng.randbelow(4) == 0:
+                full = estimate(state)
+                for seat in range(players):
+                    assert estimate(state.view(seat)) == full
+                checked += 1
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+    assert checked > 50

@@ -146,7 +146,7 @@ class TallyState(State):
 
     def to_dict(self) -> dict[str, Any]:
         return {"viewer": self.viewer, "turn": self.turn, "steps": self.steps,
-                "totals": self.totals, "turns_done": self.turns_done}
+                "totals": list(self.totals), "turns_done": list(self.turns_done)}
 
     def reveals_information(self, action: Any) -> bool:
         return isinstance(action, Draw)

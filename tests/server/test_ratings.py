@@ -171,3 +171,40 @@ def test_seed_bots_records_bot_games(tmp_path):
     bad = CliRunner().invoke(app, ["ratings", "seed-bots", "toy", "--levels", "easy,random",
                                    "--database-url", url])
     assert bad.exit_code == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not __import__("os").environ.get("DATABASE_URL"),
+                    reason="DATABASE_URL is not set (no PostgreSQL)")
+def test_accounts_lobby_clock_and_ladder_on_postgresql(support, fake_clock):
+    """The players' tables on PostgreSQL: accounts, a public rated timed table, the ladder."""
+    import os
+    import uuid
+
+    from fastapi.testclient import TestClient
+
+    from mayagames.server import create_app
+    from mayagames.server.db import Database
+
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    db = Database(os.environ["DATABASE_URL"], schema=schema)
+    try:
+        app = create_app(db=db, list_test_games=True, time_source=fake_clock,
+                         fast_password_hashes=True, clock_tick=0.02)
+        with TestClient(app) as client:
+            ana, ben = register(client, "Ana"), register(client, "Ben")
+            use(client, ana)
+            table = client.post("/api/tables", json={"game": "toy", "players": 2, "seed": 4,
+                                                     "public": True, "rated": True,
+                                                     "speed": "realtime:5+0"}).json()["table"]
+            use(client, ben)
+            assert client.get("/api/tables?open=1").json()["tables"][0]["table"] == table
+            assert client.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
+            assert client.get("/api/me").json()["tables"][0]["clock"]["kind"] == "realtime"
+            play_out(client, table, {0: ana, 1: ben})
+            board = client.get("/api/ratings/toy").json()["ratings"]
+            assert sorted(r["name"] for r in board) == ["Ana", "Ben"]
+    finally:
+        cleanup = Database(os.environ["DATABASE_URL"], schema=schema)
+        cleanup.drop_schema()
+        cleanup.dispose()

@@ -1,13 +1,9 @@
-"""The core conformance suite, at every player count (1 = the solo variant)."""
+"""The conformance suite with Tikal's options (every player count runs from the registry
+in tests/test_conformance.py)."""
 
 import pytest
 
 from mayagames.core import conformance
-
-
-@pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_conformance(players):
-    conformance.run_all("tikal", players, games=2, seed=players * 10)
 
 
 @pytest.mark.parametrize("options", [{"guardian_removal": "all", "volcano_order": "after_placer"},

@@ -111,11 +111,6 @@ def test_hypothesis_seeds(seed, players, policy):
     play_checked(players, seed, policy, check_every=4)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_core_conformance(players):
-    conformance.run_all("tzolkin", players, games=4, seed=players)
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_views_and_clones_on_builder_games(players):
     """Views are fixed points of determinization; clones are independent (deep states)."""

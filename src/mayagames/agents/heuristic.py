@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import Estimator, estimator, greedy_depth, score_scale
+from .hooks import Estimator, estimator, greedy_depth, public_estimate, score_scale
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -83,19 +83,23 @@ class HeuristicAgent:
         assert seat is not None, "the heuristic bot was asked to move in a finished game"
         estimate = self.estimate or estimator(view.info)
         depth = self.depth or greedy_depth(view.info)
+        public = self.estimate is None and public_estimate(view.info)
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             world = view.determinize(self.rng)
             for i, action in enumerate(legal):
-                totals[i] += value_after(world, action, seat, estimate, depth)
+                totals[i] += value_after(world, action, seat, estimate, depth, public)
         return [t / self.samples for t in totals]
 
 
-def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1) -> float:
+def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
+                public: bool = False) -> float:
     """The margin of ``seat`` after ``action`` in ``world``: the true one at the end of the
     game, else the estimate from the seat's own view; with ``depth`` > 1, the best margin
     over the seat's own next decisions while it keeps the move (a compound turn: pick up
-    a worker, then choose its action), forced decisions not counted."""
+    a worker, then choose its action), forced decisions not counted. ``public``: the
+    estimate reads only public information (:func:`hooks.public_estimate`), so the state
+    itself stands for the seat's view."""
     after = world.clone()
     after.apply_unchecked(action)
     forced = 0
@@ -106,10 +110,10 @@ def value_after(world: State, action: Action, seat: int, estimate: Estimator, de
             break
         legal = after.legal_actions()
         if len(legal) > 1:
-            return max(value_after(after, a, seat, estimate, depth - 1) for a in legal)
+            return max(value_after(after, a, seat, estimate, depth - 1, public) for a in legal)
         if forced >= MAX_FORCED:
             break
         after.apply_unchecked(legal[0])
         forced += 1
     # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
-    return margin(estimate(after.view(seat)), seat)
+    return margin(estimate(after if public else after.view(seat)), seat)

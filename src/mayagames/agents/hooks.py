@@ -85,6 +85,18 @@ def greedy_depth(info: GameInfo) -> int:
     return int(found or 1)
 
 
+def public_estimate(info: GameInfo) -> bool:
+    """Whether the game's estimate reads only what every seat sees (its module's
+    ``PUBLIC_ESTIMATE``): then a full state gives the same estimate as any seat's view of
+    it, and a bot may skip building the view before estimating (the heuristic bot's hot
+    path). False unless the game says so."""
+    found = info.extra.get("public_estimate")
+    if found is None:
+        module = hooks_module(info)
+        found = getattr(module, "PUBLIC_ESTIMATE", False) if module else False
+    return bool(found)
+
+
 def seat_features(info: GameInfo) -> FeatureFn | None:
     """The game's per-seat categorical features for balance reports, if any."""
     found = info.extra.get("seat_features")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass
 
-from .game import State, new_state, random_playout
+from .game import State, new_state
 from .registry import get_game
 from .rng import Rng
 
@@ -65,12 +65,3 @@ def _clone_time(states: list[State], reps: int = 200) -> float:
         for s in states:
             s.clone()
     return (time.perf_counter() - start) / (reps * len(states)) * 1e6
-
-
-def quick_playout_rate(name: str, players: int, games: int = 20, seed: int = 0) -> float:
-    """Decisions/s over a fixed number of games (without per-step bookkeeping)."""
-    info = get_game(name)
-    rng = Rng(seed)
-    start = time.perf_counter()
-    n = sum(random_playout(new_state(info, players, seed + g), rng) for g in range(games))
-    return n / (time.perf_counter() - start)

@@ -9,8 +9,15 @@ Laws checked:
 * random legal play never crashes and ends within ``info.max_decisions``;
 * every legal action's notation round-trips (``parse(str(a)) == a``);
 * game-specific invariants (conservation of components) hold after every move;
-* a clone is independent of its original;
-* an illegal action raises :class:`IllegalAction` and changes nothing;
+* a clone equals its original in its *full* data (every attribute, not only
+  ``to_dict()``), shares no mutable container with it, and is independent of it;
+* no list a state returns (``legal_actions()``, ``scores()``, ``winners()``,
+  ``returns()``, ``to_dict()``) is the state's own: mutating it changes nothing,
+  in the state, its clones or its views;
+* an illegal action raises :class:`IllegalAction` and changes nothing, both for
+  actions legal elsewhere and for actions built for the position (a legal
+  action with one field changed);
+* applying any action at a terminal state raises :class:`GameOver`;
 * a view is a fixed point of determinization: ``determinize(view(s)).view(s) ==
   view(s)`` (so a view carries no hidden information that determinization
   would have to keep), and the viewer's legal actions agree;
@@ -19,10 +26,11 @@ Laws checked:
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-from .errors import IllegalAction
+from .errors import GameOver, IllegalAction
 from .game import State, new_state
 from .record import GameRecord, verify
 from .registry import get_game
@@ -32,6 +40,71 @@ from .rng import Rng
 def fingerprint(state: State) -> str:
     """A canonical text of a state's full description (for equality checks)."""
     return json.dumps(state.to_dict(), sort_keys=True, default=str)
+
+
+def _is_value(obj: Any) -> bool:
+    """Immutable values a clone may share: scalars, frozen dataclasses (component data)."""
+    if obj is None or isinstance(obj, (bool, int, float, str, bytes)):
+        return True
+    return dataclasses.is_dataclass(obj) and obj.__dataclass_params__.frozen  # type: ignore[union-attr]
+
+
+def _attributes(obj: Any) -> dict[str, Any]:
+    out = dict(getattr(obj, "__dict__", {}))
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(obj, name):
+                out[name] = getattr(obj, name)
+    return out
+
+
+def full_data(obj: Any) -> Any:
+    """Every attribute of ``obj``, recursively, as comparable plain data.
+
+    Unlike :func:`fingerprint` it does not trust ``to_dict()``: a field a game forgot
+    to describe (or to copy) still shows. Frozen dataclasses (component data) are
+    compared by value, tuples by their items.
+    """
+    if _is_value(obj):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return [type(obj).__name__, [full_data(x) for x in obj]]
+    if isinstance(obj, dict):
+        return ["dict", sorted(((repr(k), full_data(v)) for k, v in obj.items()), key=lambda kv: kv[0])]
+    if isinstance(obj, (set, frozenset)):
+        return [type(obj).__name__, sorted(repr(x) for x in obj)]
+    attrs = _attributes(obj)
+    return [type(obj).__name__, sorted(((k, full_data(v)) for k, v in attrs.items()), key=lambda kv: kv[0])]
+
+
+def _mutables(obj: Any, path: str, seen: set[int]) -> Iterator[tuple[str, Any]]:
+    """Every mutable container reachable from ``obj`` (with its path)."""
+    if _is_value(obj) or id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, tuple):
+        for i, x in enumerate(obj):
+            yield from _mutables(x, f"{path}[{i}]", seen)
+        return
+    yield path, obj
+    if isinstance(obj, list):
+        for i, x in enumerate(obj):
+            yield from _mutables(x, f"{path}[{i}]", seen)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _mutables(v, f"{path}[{k!r}]", seen)
+    elif not isinstance(obj, (set, frozenset)):
+        for k, v in _attributes(obj).items():
+            yield from _mutables(v, f"{path}.{k}", seen)
+
+
+def shared_mutables(a: State, b: State) -> list[str]:
+    """Paths of mutable containers that two states share (aliasing), except those a
+    game declares immutable by convention in ``State.shared_on_clone``."""
+    allowed = set(getattr(type(a), "shared_on_clone", ()))
+    ids = {id(x) for _, x in _mutables(a, "", set())}
+    return [path for path, x in _mutables(b, "", set())
+            if id(x) in ids and path.lstrip(".").split(".")[0].split("[")[0] not in allowed]
 
 
 def play_random_game(name: str, num_players: int, seed: int,
@@ -94,14 +167,22 @@ def _walk(name: str, num_players: int, seed: int, every: int,
 
 
 def check_clone_independent(name: str, num_players: int, seed: int = 0, every: int = 7) -> None:
-    """Mutating a clone never changes the original, and the clone starts equal."""
+    """Mutating a clone never changes the original, and the clone starts equal in its
+    full data (every attribute) and shares no mutable container with it."""
 
     def check(state: State, rng: Rng) -> None:
         if state.is_terminal:
             return
+        state.legal_actions()  # fill any cache first: the clone must not share it mutably
         before = fingerprint(state)
+        data = full_data(state)
         copy = state.clone()
-        assert fingerprint(copy) == before, f"{name}: clone differs from its original"
+        assert full_data(copy) == data, f"{name}: clone differs from its original in its full data"
+        shared = shared_mutables(state, copy)
+        assert not shared, f"{name}: a clone shares mutable data with its original: {shared[:5]}"
+        view = state.view(state.current_player)
+        shared = shared_mutables(state, view)
+        assert not shared, f"{name}: a view shares mutable data with its state: {shared[:5]}"
         for _ in range(5):
             if copy.is_terminal:
                 break
@@ -112,8 +193,108 @@ def check_clone_independent(name: str, num_players: int, seed: int = 0, every: i
     _walk(name, num_players, seed, every, check)
 
 
+def _returned_lists(state: State) -> Iterator[tuple[str, list[Any]]]:
+    yield "legal_actions()", state.legal_actions()
+    yield "scores()", state.scores()
+    yield "winners()", state.winners()
+    yield "returns()", state.returns()
+    described = state.to_dict()
+    for _, obj in _mutables(described, "to_dict()", set()):
+        if isinstance(obj, list):
+            yield "to_dict()", obj
+
+
+def check_returned_lists_are_copies(name: str, num_players: int, seed: int = 0, every: int = 5) -> None:
+    """Clearing every list the protocol returns changes nothing: not the state, not its
+    clones, not its views (a cached list handed out is the bug this catches)."""
+
+    def check(state: State, rng: Rng) -> None:
+        copy = state.clone()
+        view = state.view(state.current_player)
+        watched = [("state", state), ("clone", copy), ("view", view)]
+        legal = [list(s.legal_actions()) for _, s in watched]  # fills any cache first
+        before = [(label, full_data(s), acts) for (label, s), acts in zip(watched, legal)]
+        for label, s in watched:
+            for _what, returned in _returned_lists(s):
+                if isinstance(returned, list):
+                    returned.clear()
+                    returned.append(object())  # junk: a shared list would hand it out
+        for (label, data, legal), (_, s) in zip(before, watched):
+            assert full_data(s) == data, f"{name}: mutating a returned list changed the {label}"
+            assert s.legal_actions() == legal, f"{name}: mutating a returned list changed the {label}'s legal actions"
+
+    _walk(name, num_players, seed, every, check)
+
+
+def check_game_over(name: str, num_players: int, seed: int = 0) -> None:
+    """At a terminal state every action (any seen in the game) raises GameOver, changing nothing."""
+    seen: list[Any] = []
+
+    def on_step(state: State, step: int) -> None:
+        if not state.is_terminal and len(seen) < 50:
+            seen.extend(state.legal_actions()[:2])
+
+    state, _ = play_random_game(name, num_players, seed, on_step)
+    assert state.is_terminal and state.legal_actions() == []
+    before = full_data(state)
+    for action in seen[:50]:
+        try:
+            state.apply(action)
+        except GameOver:
+            pass
+        else:
+            raise AssertionError(f"{name}: {action} applied at a terminal state")
+        assert full_data(state) == before, f"{name}: an action at terminal changed the state"
+
+
+def _variants(value: Any, pool: list[Any]) -> Iterator[Any]:
+    """Other values of a field: the same field's values in other actions, and neighbours."""
+    yield from pool
+    if isinstance(value, bool):
+        yield not value
+    elif isinstance(value, int):
+        yield from (value + 1, value - 1, -1, 99)
+    elif isinstance(value, str):
+        yield from (value + "x", "")
+
+
+def built_illegal_actions(state: State, limit: int = 12) -> list[Any]:
+    """Actions built for this position that are not legal: a legal action with one
+    field replaced (by the field's value in another legal action, or a neighbour)."""
+    legal = state.legal_actions()
+    legal_set = set(legal)
+    pools: dict[tuple[type, str], list[Any]] = {}
+    for action in legal:
+        if dataclasses.is_dataclass(action):
+            for f in dataclasses.fields(action):
+                values = pools.setdefault((type(action), f.name), [])
+                value = getattr(action, f.name)
+                if value not in values and len(values) < 6:
+                    values.append(value)
+    out: list[Any] = []
+    tried: set[Any] = set()
+    for action in legal:
+        if not dataclasses.is_dataclass(action):
+            continue
+        for f in dataclasses.fields(action):
+            value = getattr(action, f.name)
+            for other in _variants(value, pools[(type(action), f.name)]):
+                if type(other) is not type(value) or other == value:
+                    continue
+                built = dataclasses.replace(action, **{f.name: other})  # type: ignore[type-var]
+                if built in legal_set or built in tried:
+                    continue
+                tried.add(built)
+                out.append(built)
+                if len(out) >= limit:
+                    return out
+    return out
+
+
 def check_illegal_unchanged(name: str, num_players: int, seed: int = 0, every: int = 5) -> int:
-    """Actions legal elsewhere but not here raise IllegalAction and change nothing."""
+    """Actions legal elsewhere but not here, and actions built for the position (a
+    legal action with one field changed), raise IllegalAction naming a rule and change
+    nothing."""
     seen: list[Any] = []
     raised = 0
 
@@ -124,7 +305,8 @@ def check_illegal_unchanged(name: str, num_players: int, seed: int = 0, every: i
         legal = state.legal_actions()
         legal_set = set(legal)
         candidates = [a for a in seen[-200:] if a not in legal_set][:5]
-        before = fingerprint(state)
+        candidates += built_illegal_actions(state)
+        before = full_data(state)
         for action in candidates:
             try:
                 state.apply(action)
@@ -133,7 +315,7 @@ def check_illegal_unchanged(name: str, num_players: int, seed: int = 0, every: i
                 assert exc.rule, f"{name}: IllegalAction without a rule for {action}"
             else:
                 raise AssertionError(f"{name}: {action} applied though not in legal_actions")
-            assert fingerprint(state) == before, f"{name}: rejected {action} changed the state"
+            assert full_data(state) == before, f"{name}: rejected {action} changed the state"
         seen.extend(legal[:10])
 
     _walk(name, num_players, seed, every, check)
@@ -178,7 +360,9 @@ def run_all(name: str, num_players: int, games: int = 3, seed: int = 0) -> None:
     """Every conformance check for one game and player count."""
     check_random_games(name, num_players, games, seed)
     check_clone_independent(name, num_players, seed)
+    check_returned_lists_are_copies(name, num_players, seed)
     check_illegal_unchanged(name, num_players, seed)
+    check_game_over(name, num_players, seed)
     check_views(name, num_players, seed)
     check_record_replays(name, num_players, seed)
 

@@ -206,6 +206,9 @@ class State(ABC):
     """
 
     info: ClassVar[GameInfo]
+    #: Attributes a clone or view may share with its original because nothing ever
+    #: mutates them in place (the conformance suite flags any other shared container).
+    shared_on_clone: ClassVar[tuple[str, ...]] = ("options",)
     num_players: int
     seed: int
     options: Mapping[str, Any]
@@ -321,6 +324,26 @@ class State(ABC):
     def render(self, seat: int | None = None) -> str:
         """A readable text picture of what ``seat`` may see."""
         return self.info.render(self.view(seat) if self.viewer is None else self, seat)
+
+
+def unwritable(state: "State", action: Action) -> IllegalAction | None:
+    """An :class:`IllegalAction` for an action that no notation writes (a field outside
+    the game's vocabulary, e.g. a gear that does not exist), or None.
+
+    Every legal action round-trips through its notation, so such an action is illegal
+    in every position; games call this before asking their rules why an action is not
+    legal now, so the rules never see a value they do not know.
+    """
+    from .errors import NotationError
+
+    text = str(action)
+    try:
+        back = state.info.parse_action(text)
+    except NotationError as exc:
+        return IllegalAction("notation", f"{text!r} is not an action of {state.info.title}: {exc}", action)
+    if back != action:
+        return IllegalAction("notation", f"{action!r} is not written {text!r}", action)
+    return None
 
 
 def new_state(info: GameInfo, num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:

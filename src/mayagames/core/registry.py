@@ -43,3 +43,8 @@ def get_game(name: str) -> GameInfo:
 def game_names() -> list[str]:
     """Names of all built-in and registered games."""
     return sorted(set(BUILTIN) | set(_GAMES))
+
+
+def all_game_names() -> list[str]:
+    """Every game the registry knows, test games included (for the conformance suite)."""
+    return sorted(set(BUILTIN) | set(TEST_GAMES) | set(_GAMES))

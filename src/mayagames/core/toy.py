@@ -192,9 +192,9 @@ class ToyState(State):
 
     def to_dict(self) -> dict[str, Any]:
         return {"viewer": self.viewer, "turn": self.turn, "after_swap": self.after_swap,
-                "deck": self.deck if self.viewer is None else len(self.deck),
-                "hands": [sorted(h) for h in self.hands], "piles": self.piles,
-                "bonus_used": self.bonus_used, "swaps_left": self.swaps_left,
+                "deck": list(self.deck) if self.viewer is None else len(self.deck),
+                "hands": [sorted(h) for h in self.hands], "piles": [list(p) for p in self.piles],
+                "bonus_used": list(self.bonus_used), "swaps_left": list(self.swaps_left),
                 "scores": self.scores()}
 
     def reveals_information(self, action: Any) -> bool:
@@ -219,8 +219,12 @@ def narrate(before: State, action: Any, after: State, viewer: int | None) -> Nar
     assert isinstance(before, ToyState) and isinstance(after, ToyState)
     seat = before.turn
     who = seat_ref(seat)
-    drawn = [c for c in after.hands[seat] if c not in before.hands[seat] or
-             after.hands[seat].count(c) > before.hands[seat].count(c)]
+    kept = list(before.hands[seat])
+    if isinstance(action, (Play, Swap)):
+        kept.remove(action.card)
+    drawn = list(after.hands[seat])
+    for card in kept:
+        drawn.remove(card)
     draw = ""
     if isinstance(action, (Play, Swap)) and len(before.deck) > 0:
         draw = f" and draws a {drawn[0]}" if viewer == seat and drawn else " and draws a card"

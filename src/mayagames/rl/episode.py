@@ -102,12 +102,6 @@ class Episode:
         self.play(action)
         return action
 
-    def index_of(self, action: Action) -> int:
-        """The integer of a legal action of the current player."""
-        seat = self.current_player
-        assert seat is not None, "the game is over"
-        return self.codec.encode(action, self.view(seat))
-
 
 def check_index(action: Any, size: int) -> int:
     """An integer action index in ``0 .. size-1`` from an int or NumPy integer; else ValueError."""

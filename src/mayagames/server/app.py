@@ -155,9 +155,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         except ServerError:
             return None
 
+    async def fresh_room_of(table_id: str) -> Room:
+        """The room with every write of every instance (reads after a write elsewhere)."""
+        return await service.get_room(table_id, fresh=True)
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables_in_memory": len(service.rooms)}
+        return {"ok": True, "tables_in_memory": len(service.rooms),
+                "instance": service.instance}
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
@@ -201,7 +206,8 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         return {"tables": await service.list_tables(status, limit)}
 
     @app.get("/api/tables/{table_id}")
-    async def table_state(room: Room = Depends(room_of), token: str | None = Depends(bearer_token),
+    async def table_state(room: Room = Depends(fresh_room_of),
+                          token: str | None = Depends(bearer_token),
                           acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """The position as the token's (else the account's) seat sees it (else a spectator's)."""
         return room.message(players.seat_for(room, token, acc))
@@ -225,14 +231,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
-                     room: Room = Depends(room_of),
+                     room: Room = Depends(fresh_room_of),
                      token: str | None = Depends(bearer_token),
                      acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """One frame of a replay: a finished game from any side, else only one's own side."""
         return service.replay_frame(room, players.seat_for(room, token, acc), step, perspective)
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(room: Room = Depends(room_of)) -> Response:
+    async def record(room: Room = Depends(fresh_room_of)) -> Response:
         return JSONResponse(service.record(room))
 
 
@@ -320,6 +326,8 @@ class SocketSession:
     async def dispatch(self, request: Any) -> None:
         if isinstance(request, WsHello):
             seat = self.seat_of(request.token)
+            if self.service.db.shared:
+                await self.service.refresh(self.room)
             self.service.subscribe(self.room, self.sub, seat)
             self.greeted = True
             return

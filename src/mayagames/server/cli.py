@@ -90,7 +90,14 @@ def serve(
     import uvicorn
 
     from .app import create_app
+    from .db import DEFAULT_URL, Database, SingleInstanceError
 
+    guard = Database(database_url or DEFAULT_URL)
+    try:  # one server process per SQLite file (held until this process ends)
+        guard.claim_single_instance()
+    except SingleInstanceError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers, bot_processes=bot_processes,
                      list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

@@ -6,6 +6,16 @@ primary key is ``(table_id, number)``, so two writers can never both store move
 ``n`` of a game. The embedded default is SQLite (one file); PostgreSQL is used
 when the URL says so (``postgresql://...``, driven by psycopg 3).
 
+Several server instances may share one PostgreSQL database, so the database
+decides the order of moves: each table row carries a ``version`` that every
+write (a move or an undo) compares and increments in the same transaction
+(``UPDATE ... WHERE version = :expected``: the row lock serialises racing
+writers, and the one that finds the version changed stores nothing and gets
+:class:`StaleWrite`). The same transaction sends a ``NOTIFY`` (delivered at
+commit) that tells the other instances which table changed, and how.
+Bot seats are leased (:class:`BotLeaseRow`): one instance at a time moves a
+table's bots, and a lease that is not renewed expires so another takes over.
+
 All methods are synchronous; the server calls them from a worker thread so that
 its event loop never waits on the database.
 """
@@ -13,12 +23,19 @@ its event loop never waits on the database.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: the SQLite file is then not guarded
+    fcntl = None  # type: ignore[assignment]
+
 from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, bindparam,
-                        create_engine, delete, event, func, insert, select, text, update)
-from sqlalchemy.engine import Engine
+                        create_engine, delete, event, func, insert, inspect, select, text, update)
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 DEFAULT_URL = "sqlite:///mayagames.db"
@@ -41,6 +58,8 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # playing | finished
     move_count: Mapped[int] = mapped_column(Integer, default=0)
+    # incremented by every move and undo: the compare-and-set that orders writers
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -73,11 +92,51 @@ class MoveRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class BotLeaseRow(Base):
+    """Which server instance moves a table's bots, until when (PostgreSQL, many instances).
+
+    A row exists while a bot of the table is to move and some instance has claimed it;
+    the holder renews ``expires_at`` while it works and deletes the row when no bot is
+    to move. A row whose ``expires_at`` has passed belongs to an instance that died (or
+    stalled): any instance may take it over.
+    """
+
+    __tablename__ = "game_bot_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SingleInstanceError(RuntimeError):
+    """A second server process on one SQLite file."""
+
+
+# SQLite lock files held by this process: path -> [open file, users]
+_SQLITE_LOCKS: dict[str, list[Any]] = {}
+
+
+class StaleWrite(Exception):
+    """The table changed (another writer, perhaps another instance) since the version
+    the writer knew: nothing was stored."""
+
+    def __init__(self, table_id: str, expected: int) -> None:
+        super().__init__(f"table {table_id} is no longer at version {expected}")
+        self.table_id, self.expected = table_id, expected
+
+
 INSERT_MOVE = insert(MoveRow)
-UPDATE_TABLE = update(TableRow).where(TableRow.id == bindparam("tid")).values(
+# The compare-and-set of a write: it locks the table row (a racing writer waits, then
+# finds the version changed and updates nothing).
+UPDATE_TABLE = update(TableRow).where(
+    TableRow.id == bindparam("tid"), TableRow.version == bindparam("expected")).values(
+    version=TableRow.version + 1,
     move_count=bindparam("move_count"), status=bindparam("status"),
     result=bindparam("result", type_=JSON(none_as_null=True)),
     updated_at=bindparam("updated_at", type_=DateTime(timezone=True)))
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+CHANNEL = "mayagames"  # LISTEN/NOTIFY channel; suffixed with the schema (tests keep apart)
 
 
 @dataclass
@@ -102,6 +161,7 @@ class StoredTable:
     result: dict[str, Any] | None = None
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, seat)
     move_count: int = 0
+    version: int = 0
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
 
@@ -147,13 +207,35 @@ class Database:
         if schema:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
+        self.channel = CHANNEL  # set from the schema in use by create_schema (PostgreSQL)
+        self._lock_path: str | None = None  # the SQLite lock file this object holds
+
+    @property
+    def shared(self) -> bool:
+        """Whether several server instances may use this database (PostgreSQL)."""
+        return not self.is_sqlite
+
+    def libpq_url(self) -> str:
+        """The URL for a plain psycopg connection (the LISTEN connection)."""
+        url = self.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
 
     def create_schema(self) -> None:
         """Create the tables (and the PostgreSQL schema) if they do not exist."""
         if self.schema:
             with self.engine.begin() as conn:
                 conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-        Base.metadata.create_all(self.engine)
+        if self.shared:  # instances starting together must not race to create the tables
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(7243001)"))
+                Base.metadata.create_all(conn)
+                add_version_column(conn, self.schema)
+                schema = self.schema or conn.execute(text("SELECT current_schema()")).scalar_one()
+            self.channel = notify_channel(str(schema))
+        else:
+            Base.metadata.create_all(self.engine)
+            with self.engine.begin() as conn:
+                add_version_column(conn, self.schema)
 
     def drop_schema(self) -> None:
         """Remove a test schema with everything in it (PostgreSQL tests)."""
@@ -163,6 +245,59 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        self.release_single_instance()
+
+    # --- one instance per SQLite file -------------------------------------------
+    def claim_single_instance(self) -> None:
+        """Refuse to serve an SQLite file another server process is serving.
+
+        SQLite has no way to tell other processes about new moves, so each process would
+        keep its own idea of every game. The server holds an exclusive ``flock`` on
+        ``FILE.lock`` while it runs (the system drops it when the process ends, even
+        killed). Servers in one process (tests) share it.
+        """
+        path = self.sqlite_path()
+        if path is None or fcntl is None or self._lock_path is not None:
+            return
+        lock_path = path + ".lock"
+        held = _SQLITE_LOCKS.get(lock_path)
+        if held is None:
+            handle = open(lock_path, "a+")
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.seek(0)
+                owner = handle.read().strip() or "?"
+                handle.close()
+                raise SingleInstanceError(
+                    f"another mayagames server (process {owner}) is already serving the SQLite "
+                    f"database {path}: SQLite is for one server process. Stop it, use another "
+                    "file, or run several instances on PostgreSQL (--database-url "
+                    "postgresql://...; see 'Several instances' in the README).") from None
+            handle.truncate(0)
+            handle.write(str(os.getpid()))
+            handle.flush()
+            held = _SQLITE_LOCKS[lock_path] = [handle, 0]
+        held[1] += 1
+        self._lock_path = lock_path
+
+    def release_single_instance(self) -> None:
+        lock_path, self._lock_path = self._lock_path, None
+        held = _SQLITE_LOCKS.get(lock_path) if lock_path else None
+        if held is not None:
+            held[1] -= 1
+            if held[1] <= 0:
+                del _SQLITE_LOCKS[lock_path]  # type: ignore[arg-type]
+                held[0].close()  # closing the file drops the lock
+
+    def sqlite_path(self) -> str | None:
+        """The file of an SQLite database (None: PostgreSQL or in memory)."""
+        if not self.is_sqlite:
+            return None
+        name = self.engine.url.database
+        if not name or name == ":memory:" or name.startswith("file::memory:"):
+            return None
+        return os.path.abspath(name)
 
     # --- writes ---------------------------------------------------------
     def insert_table(self, table: StoredTable) -> None:
@@ -179,26 +314,99 @@ class Database:
                             for i, s in enumerate(table.seats))
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
-                    status: str, result: dict[str, Any] | None) -> None:
-        """Store move ``number``; fails (IntegrityError) if that number is taken.
+                    status: str, result: dict[str, Any] | None,
+                    expected: int | None = None) -> int:
+        """Store move ``number`` if the table is still at version ``expected``; returns the
+        new version. Raises :class:`StaleWrite` (nothing stored) if another write came
+        first, IntegrityError if the number is taken.
 
-        The hot path of every move: prebuilt Core statements (profiled: the ORM unit of
-        work cost ten times more than the write itself).
+        ``expected=None`` (tools, tests) takes whatever version the table has. The hot
+        path of every move: prebuilt Core statements (profiled: the ORM unit of work cost
+        ten times more than the write itself).
         """
         stamp = now()
         with self.engine.begin() as conn:
+            version = self._compare_and_set(conn, table_id, expected, {
+                "move_count": number, "status": status, "result": result, "updated_at": stamp})
             conn.execute(INSERT_MOVE, {"table_id": table_id, "number": number, "text": text_,
                                        "seat": seat, "created_at": stamp})
-            conn.execute(UPDATE_TABLE, {"tid": table_id, "move_count": number, "status": status,
-                                        "result": result, "updated_at": stamp})
+            self._notify(conn, {"t": table_id, "v": version, "op": "move", "n": number,
+                                "m": text_, "s": seat})
+        return version
 
-    def truncate_moves(self, table_id: str, keep: int) -> None:
-        """Delete every move after the first ``keep`` (an undo)."""
+    def truncate_moves(self, table_id: str, keep: int, expected: int | None = None) -> int:
+        """Delete every move after the first ``keep`` (an undo) if the table is still at
+        version ``expected``; returns the new version (:class:`StaleWrite` otherwise)."""
         with self.engine.begin() as conn:
+            version = self._compare_and_set(conn, table_id, expected, {
+                "move_count": keep, "status": "playing", "result": None, "updated_at": now()})
             conn.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
                                                MoveRow.number > keep))
-            conn.execute(UPDATE_TABLE, {"tid": table_id, "move_count": keep, "status": "playing",
-                                        "result": None, "updated_at": now()})
+            self._notify(conn, {"t": table_id, "v": version, "op": "undo", "n": keep})
+        return version
+
+    def _compare_and_set(self, conn: Connection, table_id: str, expected: int | None,
+                         values: dict[str, Any]) -> int:
+        """Lock the table row, check its version and bump it; the new version."""
+        if expected is None:
+            current = conn.execute(select(TableRow.version).where(TableRow.id == table_id)
+                                   .with_for_update()).scalar_one_or_none()
+            expected = int(current or 0)
+        done = conn.execute(UPDATE_TABLE, {"tid": table_id, "expected": expected, **values})
+        if done.rowcount != 1:
+            raise StaleWrite(table_id, expected)
+        return expected + 1
+
+    def _notify(self, conn: Connection, payload: dict[str, Any]) -> None:
+        """Tell the other instances (delivered when the transaction commits)."""
+        if self.shared:
+            conn.execute(NOTIFY, {"channel": self.channel,
+                                  "payload": json.dumps(payload, separators=(",", ":"))})
+
+    # --- bot leases (PostgreSQL) ---------------------------------------------
+    def claim_bot_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Take (or renew) the lease on ``table_id``'s bots unless another live owner holds it."""
+        sql = text(f"""
+            INSERT INTO {self._name('game_bot_leases')} (table_id, owner, expires_at)
+            VALUES (:tid, :owner, now() + make_interval(secs => :secs))
+            ON CONFLICT (table_id) DO UPDATE
+               SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+             WHERE {self._name('game_bot_leases')}.owner = EXCLUDED.owner
+                OR {self._name('game_bot_leases')}.expires_at < now()
+            RETURNING owner""")
+        with self.engine.begin() as conn:
+            return conn.execute(sql, {"tid": table_id, "owner": owner,
+                                      "secs": seconds}).first() is not None
+
+    def renew_bot_leases(self, table_ids: list[str], owner: str, seconds: float) -> list[str]:
+        """Extend ``owner``'s leases on ``table_ids``; the ones it still holds."""
+        if not table_ids:
+            return []
+        sql = text(f"""
+            UPDATE {self._name('game_bot_leases')}
+               SET expires_at = now() + make_interval(secs => :secs)
+             WHERE owner = :owner AND table_id = ANY(:tids)
+            RETURNING table_id""")
+        with self.engine.begin() as conn:
+            return [r[0] for r in conn.execute(sql, {"tids": table_ids, "owner": owner,
+                                                     "secs": seconds})]
+
+    def release_bot_leases(self, table_ids: list[str], owner: str) -> None:
+        if not table_ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(delete(BotLeaseRow).where(BotLeaseRow.owner == owner,
+                                                   BotLeaseRow.table_id.in_(table_ids)))
+
+    def bot_leases(self) -> dict[str, tuple[str, bool]]:
+        """Every lease: table id -> (owner, still valid)."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(BotLeaseRow.table_id, BotLeaseRow.owner,
+                                       BotLeaseRow.expires_at > func.now()))
+            return {r[0]: (r[1], bool(r[2])) for r in rows}
+
+    def _name(self, table: str) -> str:
+        return f'"{self.schema}".{table}' if self.schema else table
 
     # --- reads ----------------------------------------------------------
     def load_table(self, table_id: str) -> StoredTable | None:
@@ -226,6 +434,21 @@ class Database:
         with Session(self.engine) as session:
             return [_stored(row, None) for row in session.execute(query).scalars()]
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The current version of each table (missing ones are left out)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(TableRow.id, TableRow.version)
+                                .where(TableRow.id.in_(table_ids)))
+            return {r[0]: int(r[1]) for r in rows}
+
+    def move_numbers(self, table_id: str) -> list[int]:
+        """The stored move numbers of a table, in order (tests check: 1..n, no gap)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(MoveRow.number).where(MoveRow.table_id == table_id)
+                                     .order_by(MoveRow.number)).scalars())
+
     def count_moves(self, table_id: str) -> int:
         with Session(self.engine) as session:
             return int(session.execute(select(func.count()).select_from(MoveRow)
@@ -238,4 +461,19 @@ def _stored(row: TableRow, moves: list[tuple[str, int]] | None) -> StoredTable:
         num_players=row.num_players, seed=int(row.seed), options=dict(row.options or {}),
         seats=[StoredSeat(s.name, s.agent, s.token_hash) for s in row.seats],
         status=row.status, result=row.result, moves=moves or [], move_count=row.move_count,
-        created_at=row.created_at, updated_at=row.updated_at)
+        version=int(row.version or 0), created_at=row.created_at, updated_at=row.updated_at)
+
+
+def notify_channel(schema: str) -> str:
+    """The LISTEN/NOTIFY channel of the tables in ``schema`` (channels are per database)."""
+    cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in schema.lower())
+    return f"{CHANNEL}_{cleaned}"[:63]
+
+
+def add_version_column(conn: Connection, schema: str | None) -> None:
+    """Databases made before ``version`` existed get it (0; every write bumps it)."""
+    table = TableRow.__tablename__
+    columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
+    if "version" not in columns:
+        name = f'"{schema}".{table}' if schema else table
+        conn.execute(text(f"ALTER TABLE {name} ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))

@@ -448,6 +448,10 @@ class Players:
         """The seat to move ran out of time: a bot of the table's level plays it from now on."""
         meta = self.meta_of(room)
         async with room.lock:
+            if getattr(self.service.db, "shared", False):  # another instance may have moved
+                stored = await self.db(self.store.load_meta, room.id)
+                if stored is not None:
+                    meta.clock, meta.zombies = stored.clock, stored.zombies
             if room.finished or not expired(meta.clock, self.clock()):
                 self.watch(room, meta)
                 return False

@@ -146,6 +146,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
     waiting: str | None = None  # why the game cannot start yet (a public table not full)
     extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
@@ -160,7 +161,8 @@ class Room:
                                      f"but replays as seat {entry.seat}'s")
         agents = {i: make_agent(s.agent, derive_seed(stored.seed, stored.id, "bot", i))
                   for i, s in enumerate(stored.seats) if s.agent != HUMAN}
-        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents)
+        return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
+                   version=stored.version)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -241,13 +243,28 @@ class Room:
                           self.log[-1] if self.log else None)
         return after, entry
 
-    def commit(self, after: State, entry: LogEntry) -> None:
-        """Adopt a persisted move."""
+    def commit(self, after: State, entry: LogEntry, version: int | None = None) -> None:
+        """Adopt a persisted move (``version``: the table's version after it)."""
+        self.version = self.version + 1 if version is None else version
         self.state = after
         self.log.append(entry)
         self.moves.append(entry.full)
         self.stored.status = "finished" if after.is_terminal else "playing"
         self.stored.result = result_of(after)
+
+    def stored_move(self, text: str, seat: int | None = None) -> tuple[State, LogEntry]:
+        """The state after a move another instance stored, checked as a replay checks it."""
+        try:
+            action = self.state.parse_action(text)
+            if self.state.current_player is None or action not in self.state.legal_actions():
+                raise self.state.explain_illegal(action)
+        except (NotationError, IllegalAction) as exc:
+            raise MayaGamesError(f"move {self.move_number + 1} {text!r} does not replay: "
+                                 f"{exc}") from exc
+        if seat is not None and seat != self.state.current_player:
+            raise MayaGamesError(f"move {self.move_number + 1} is stored for seat {seat} but "
+                                 f"replays as seat {self.state.current_player}'s")
+        return self.prepare(action)
 
     # --- undo (Board Game Arena policy) ---------------------------------------
     def undo_refusal(self, seat: int | None) -> str | None:
@@ -271,8 +288,9 @@ class Room:
             return "that move revealed hidden information or involved chance"
         return None
 
-    def replace(self, state: State, log: list[LogEntry]) -> None:
-        """Adopt the result of an undo (a replay of fewer moves)."""
+    def replace(self, state: State, log: list[LogEntry], version: int | None = None) -> None:
+        """Adopt the result of an undo (a replay of fewer moves) or of a resync."""
+        self.version = self.version + 1 if version is None else version
         self.state = state
         self.log = log
         self.moves = [e.full for e in log]

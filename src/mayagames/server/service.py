@@ -9,14 +9,26 @@ lock. Two requests racing for the same turn therefore serialise: the first
 applies, the second finds the move number changed and is refused (``stale``).
 Bots think off the loop (:mod:`.bots`: search bots in worker processes, others in
 threads), so the loop keeps serving while they do.
+
+Several instances on one PostgreSQL database (``db.shared``): the database orders
+the writes. Each write names the table version the room reflects and fails
+(:class:`~.db.StaleWrite`, nothing stored) if another instance wrote first; the
+room then catches up from the database and the request is checked again (and is
+usually ``stale``). Each write's NOTIFY reaches the other instances'
+:class:`~.notify.Listener`, which bring their rooms up to date and send their
+subscribers the new position. A table's bots are moved by the one instance that
+holds its lease (renewed every second by :meth:`GameService.maintain`; one that
+expires is taken over). On SQLite only one server process may serve the file.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import secrets
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -26,7 +38,8 @@ from ..core.game import Action, OptionSpec, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
 from .bots import BotPool
-from .db import Database, StoredSeat, StoredTable
+from .db import Database, StaleWrite, StoredSeat, StoredTable
+from .notify import Listener
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
 from .schemas import CreateTable
 
@@ -35,6 +48,10 @@ T = TypeVar("T")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CHECKPOINT_EVERY = 25  # replay frames are rebuilt from a checkpoint at most this many moves back
 MAX_QUEUE = 256        # a subscriber this far behind is dropped (it resyncs on reconnect)
+LEASE_SECONDS = 4.0    # a bot lease not renewed for this long is taken over by another instance
+TICK_SECONDS = 1.0     # how often leases are renewed and orphaned bots looked for
+SWEEP_EVERY = 3        # ticks between version checks of the rooms in use (missed notifications)
+WRITE_TRIES = 5        # a write that keeps losing races ends 'stale'
 
 
 def log_failure(task: "asyncio.Task[None]") -> None:
@@ -86,11 +103,28 @@ class GameService:
         # memory; a move was stored (called under the table's lock, before the broadcast).
         self.on_load: list[Callable[[Room], Awaitable[None]]] = []
         self.on_move: list[Callable[[Room, LogEntry], Awaitable[None]]] = []
+        self.instance = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.listener: Listener | None = None
+        self.leased: set[str] = set()  # tables whose bot lease this instance holds
+        self.maintainer: asyncio.Task[None] | None = None
 
     # --- lifecycle --------------------------------------------------------
     async def start(self) -> None:
-        """Create the schema and resume every unfinished game (bots included)."""
+        """Create the schema and resume every unfinished game (bots included).
+
+        On SQLite, refuses (:class:`~.db.SingleInstanceError`) if another server process
+        serves the file; on PostgreSQL, starts listening to the other instances first (so
+        nothing written while the tables load is missed) and the lease keeper.
+        """
+        self.db.claim_single_instance()
         await self.in_db(self.db.create_schema)
+        if self.db.shared:
+            loop = asyncio.get_running_loop()
+            self.listener = Listener(self.db.libpq_url(), self.db.channel, loop,
+                                     self.on_notify, self.on_reconnect)
+            await loop.run_in_executor(None, self.listener.start)
+            self.maintainer = loop.create_task(self.maintain())
+            self.maintainer.add_done_callback(log_failure)
         for table_id in await self.in_db(self.db.table_ids, "playing"):
             try:
                 await self.get_room(table_id)
@@ -98,10 +132,21 @@ class GameService:
                 log.error("table %s not resumed: %s", table_id, exc.message)
 
     async def stop(self) -> None:
+        if self.maintainer is not None:
+            self.maintainer.cancel()
+            await asyncio.gather(self.maintainer, return_exceptions=True)
+        held = sorted(self.leased)
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.db.shared:  # hand our bots over at once rather than when the leases expire
+            try:
+                await self.in_db(self.db.release_bot_leases, held, self.instance)
+            except Exception:
+                log.warning("could not release the bot leases", exc_info=True)
+        if self.listener is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.listener.stop)
         for room in self.rooms.values():
             for sub in list(room.subscribers):
                 sub.close()
@@ -204,10 +249,16 @@ class GameService:
         self.start_bots(room)
         return room, tokens
 
-    async def get_room(self, table_id: str) -> Room:
-        """The live room of a table, loading (replaying) it from the database if needed."""
+    async def get_room(self, table_id: str, fresh: bool = False) -> Room:
+        """The live room of a table, loading (replaying) it from the database if needed.
+
+        ``fresh``: with several instances, first make sure the room has every write
+        (one version look-up), so a client reads what it wrote through another instance.
+        """
         room = self.rooms.get(table_id)
         if room is not None:
+            if fresh and self.db.shared:
+                await self.refresh(room)
             return room
         if not TABLE_ID.fullmatch(table_id):
             raise ServerError(404, "no_table", f"no table {table_id!r}")
@@ -244,48 +295,221 @@ class GameService:
                    action_id: int | None = None, text: str | None = None,
                    action: Action | None = None, origin: Subscriber | None = None,
                    rid: Any = None) -> None:
-        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce."""
+        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce.
+
+        The database has the last word: if another instance stored a write first, the
+        room catches up and the request is checked again (it is then usually stale).
+        """
+        given = action
         async with room.lock:
-            room.check_turn(seat, move_number)
-            if action is None and room.is_bot(seat):  # a person's request for a bot's seat
-                raise ServerError(403, "bot_seat", "a bot plays this seat (its player's time ran out)")
-            if action is None:
-                action = room.resolve_action(action_id, text)
-            else:
-                room.check_legal(action)
-            after, entry = room.prepare(action)
-            try:
-                await self.in_db(self.db.append_move, room.id, entry.number, entry.full,
-                                 entry.seat, "finished" if after.is_terminal else "playing",
-                                 result_of(after))
-            except Exception as exc:  # the move is not stored, so it is not played
-                log.exception("could not store move %s of table %s", entry.number, room.id)
-                raise ServerError(503, "not_saved", "the move could not be saved and was not "
-                                  f"played; try again ({type(exc).__name__})") from exc
-            room.commit(after, entry)
-            for hook in self.on_move:
+            if move_number != room.move_number:
+                await self.catch_up(room)  # another instance may have moved meanwhile
+            for _ in range(WRITE_TRIES):
+                room.check_turn(seat, move_number)
+                if given is None and room.is_bot(seat):  # a person's request for a bot's seat
+                    raise ServerError(403, "bot_seat", "a bot plays this seat (its player's time "
+                                      "ran out)")
+                if given is None:
+                    action = room.resolve_action(action_id, text)
+                else:
+                    room.check_legal(given)
+                    action = given
+                after, entry = room.prepare(action)
                 try:
-                    await hook(room, entry)
-                except Exception:  # the move is stored: it stands; the feature logs its failure
-                    log.exception("table %s: after-move hook failed", room.id)
-            self.broadcast(room, origin, rid)
+                    version = await self.in_db(
+                        self.db.append_move, room.id, entry.number, entry.full, entry.seat,
+                        "finished" if after.is_terminal else "playing", result_of(after),
+                        room.version)
+                except StaleWrite:
+                    await self.catch_up(room, force=True)
+                    continue
+                except Exception as exc:  # the move is not stored, so it is not played
+                    log.exception("could not store move %s of table %s", entry.number, room.id)
+                    raise ServerError(503, "not_saved", "the move could not be saved and was "
+                                      f"not played; try again ({type(exc).__name__})") from exc
+                room.commit(after, entry, version)
+                for hook in self.on_move:
+                    try:
+                        await hook(room, entry)
+                    except Exception:  # the move is stored: it stands; the feature logs it
+                        log.exception("table %s: after-move hook failed", room.id)
+                self.broadcast(room, origin, rid)
+                break
+            else:
+                raise self.lost_race(room)
         self.start_bots(room)
+
+    @staticmethod
+    def lost_race(room: Room) -> ServerError:
+        return ServerError(409, "stale", "the game changed while your request was being "
+                           f"stored; it is at move {room.move_number}")
 
     async def undo(self, room: Room, seat: int | None, move_number: int,
                    origin: Subscriber | None = None, rid: Any = None) -> None:
         """Take back ``seat``'s last move: replay the record without it."""
         async with room.lock:
             if move_number != room.move_number:
-                raise ServerError(409, "stale", f"you answered move {move_number} but the game "
-                                  f"is at move {room.move_number}")
-            refusal = room.undo_refusal(seat)
-            if refusal:
-                raise ServerError(403, "no_undo", refusal)
-            state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
-            await self.in_db(self.db.truncate_moves, room.id, len(log_))
-            room.replace(state, log_)
-            self.drop_checkpoints(room.id, len(log_))
-            self.broadcast(room, origin, rid)
+                await self.catch_up(room)
+            for _ in range(WRITE_TRIES):
+                if move_number != room.move_number:
+                    raise ServerError(409, "stale", f"you answered move {move_number} but the "
+                                      f"game is at move {room.move_number}")
+                refusal = room.undo_refusal(seat)
+                if refusal:
+                    raise ServerError(403, "no_undo", refusal)
+                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
+                try:
+                    version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
+                                               room.version)
+                except StaleWrite:
+                    await self.catch_up(room, force=True)
+                    continue
+                room.replace(state, log_, version)
+                self.drop_checkpoints(room.id, len(log_))
+                self.broadcast(room, origin, rid)
+                break
+            else:
+                raise self.lost_race(room)
+
+    # --- several instances: catching up ---------------------------------------------
+    async def refresh(self, room: Room) -> None:
+        """Catch up if the stored version differs from the room's (one look-up)."""
+        versions = await self.in_db(self.db.versions, [room.id])
+        if versions.get(room.id, room.version) != room.version:
+            async with room.lock:
+                await self.catch_up(room)
+
+    async def catch_up(self, room: Room, force: bool = False) -> bool:
+        """Bring ``room`` (its lock held) to the stored table; True if it changed.
+
+        Moves added after the room's own are applied one by one (checked as a replay
+        checks them); if the stored moves no longer start with the room's (an undo
+        elsewhere), the room is rebuilt from the stored record. Subscribers get the
+        new position. Without ``force`` only when other instances may exist.
+        """
+        if not (self.db.shared or force):
+            return False
+        stored = await self.in_db(self.db.load_table, room.id)
+        if stored is None or stored.version == room.version:
+            return False
+        moves = [text for text, _ in stored.moves]
+        common = 0
+        for mine, theirs in zip(room.moves, moves):
+            if mine != theirs:
+                break
+            common += 1
+        try:
+            if common < len(room.moves):
+                for sub in room.subscribers:  # their log differs from move common + 1 on
+                    sub.known = min(sub.known, common)
+                state, log_ = replay_moves(room.info, room.stored, moves)
+                room.replace(state, log_, stored.version)
+                self.drop_checkpoints(room.id, common)
+            else:
+                for text, seat in stored.moves[common:]:
+                    after, entry = room.stored_move(text, seat)
+                    room.commit(after, entry)
+                room.version = stored.version
+        except MayaGamesError as exc:
+            log.error("table %s: stored moves do not replay: %s", room.id, exc)
+            raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                              f"{exc}") from exc
+        self.broadcast(room)
+        return True
+
+    def on_notify(self, payload: dict[str, Any]) -> None:
+        """A write of some instance (this one's too) was committed (:mod:`.notify`)."""
+        room = self.rooms.get(str(payload.get("t")))
+        version = payload.get("v")
+        if room is None or not isinstance(version, int) or version <= room.version:
+            return  # not a table in use here, or already known
+        task = asyncio.get_running_loop().create_task(self.follow(room, payload))
+        task.add_done_callback(log_failure)
+
+    async def follow(self, room: Room, payload: dict[str, Any]) -> None:
+        """Adopt another instance's write: from the notification itself when it is the
+        next one (a move, or an undo), else by catching up from the database."""
+        async with room.lock:
+            version, number = payload["v"], payload.get("n")
+            if version <= room.version:
+                return
+            try:
+                if version != room.version + 1 or not isinstance(number, int):
+                    await self.catch_up(room)
+                elif payload.get("op") == "move" and number == room.move_number + 1:
+                    after, entry = room.stored_move(str(payload.get("m")), payload.get("s"))
+                    room.commit(after, entry, version)
+                    self.broadcast(room)
+                elif payload.get("op") == "undo" and 0 <= number < room.move_number:
+                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number])
+                    room.replace(state, log_, version)
+                    self.drop_checkpoints(room.id, number)
+                    self.broadcast(room)
+                else:
+                    await self.catch_up(room)
+            except (MayaGamesError, ServerError) as exc:
+                log.error("table %s: could not follow write %s: %s", room.id, version, exc)
+                return
+        self.start_bots(room)
+
+    def on_reconnect(self) -> None:
+        """The LISTEN connection was lost and is back: notifications may be missing."""
+        task = asyncio.get_running_loop().create_task(self.sweep(list(self.rooms.values())))
+        task.add_done_callback(log_failure)
+
+    async def sweep(self, rooms: list[Room]) -> None:
+        """Catch up every room of ``rooms`` whose stored version differs."""
+        versions = await self.in_db(self.db.versions, [r.id for r in rooms])
+        for room in rooms:
+            if versions.get(room.id, room.version) != room.version:
+                async with room.lock:
+                    try:
+                        await self.catch_up(room)
+                    except ServerError as exc:
+                        log.error("table %s: %s", room.id, exc.message)
+                        continue
+                self.start_bots(room)
+
+    async def maintain(self) -> None:
+        """Every tick: renew this instance's bot leases, take over expired ones (their
+        instance died), and now and then check the rooms in use against the database."""
+        tick = 0
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            tick += 1
+            try:
+                await self.keep_leases()
+                if tick % SWEEP_EVERY == 0:
+                    await self.sweep([r for r in self.rooms.values()
+                                      if r.subscribers or self.bot_to_move(r)])
+            except Exception:  # the database is away: try again next tick
+                log.warning("bot lease upkeep failed", exc_info=True)
+
+    async def keep_leases(self) -> None:
+        mine = sorted(self.leased)
+        kept = set(await self.in_db(self.db.renew_bot_leases, mine, self.instance,
+                                    LEASE_SECONDS))
+        for table_id in mine:
+            room = self.rooms.get(table_id)
+            if table_id not in kept and table_id in self.leased:
+                self.leased.discard(table_id)
+                if room is not None and self.bots_busy(room):
+                    log.warning("table %s: bot lease lost (this instance was too slow to renew "
+                                "it); another instance moves its bots", table_id)
+                    assert room.bot_task is not None
+                    room.bot_task.cancel()
+        leases = await self.in_db(self.db.bot_leases)
+        for table_id, (owner, valid) in leases.items():
+            if valid or owner == self.instance or table_id in self.rooms:
+                continue
+            try:  # an orphan of a dead instance, on a table not loaded here yet
+                await self.get_room(table_id)
+            except ServerError as exc:
+                log.error("table %s: %s", table_id, exc.message)
+        for room in list(self.rooms.values()):
+            lease = leases.get(room.id)
+            if self.bot_to_move(room) and not self.bots_busy(room) and not (lease and lease[1]):
+                self.start_bots(room)
 
     # --- messages ---------------------------------------------------------------
     def subscribe(self, room: Room, sub: Subscriber, seat: int | None) -> None:
@@ -312,17 +536,45 @@ class GameService:
             sub.known = room.move_number
 
     # --- bots -----------------------------------------------------------------
+    @staticmethod
+    def bot_to_move(room: Room) -> bool:
+        return not room.finished and not room.waiting and room.is_bot(room.state.current_player)
+
+    @staticmethod
+    def bots_busy(room: Room) -> bool:
+        return room.bot_task is not None and not room.bot_task.done()
+
     def start_bots(self, room: Room) -> None:
-        """Make sure a bot seat to move is thinking."""
-        if room.finished or room.waiting or not room.is_bot(room.state.current_player):
+        """Make sure a bot seat to move is thinking (here, or on the instance whose lease it is)."""
+        if not self.bot_to_move(room):
             return
-        if room.bot_task is None or room.bot_task.done():
+        if not self.bots_busy(room):
             room.bot_task = asyncio.get_running_loop().create_task(self.run_bots(room))
             room.bot_task.add_done_callback(log_failure)
 
     async def run_bots(self, room: Room) -> None:
-        """Play bot moves while a bot seat is to move (each one thinks in the bot pool)."""
-        while not room.finished and not room.waiting and room.is_bot(room.state.current_player):
+        """Play bot moves while a bot seat is to move (each one thinks in the bot pool).
+
+        With several instances: only with the table's bot lease (else another instance
+        moves them), first catching up with the database; the lease is given back when
+        no bot is to move any more.
+        """
+        if self.db.shared:
+            if not await self.in_db(self.db.claim_bot_lease, room.id, self.instance,
+                                    LEASE_SECONDS):
+                return
+            self.leased.add(room.id)
+            async with room.lock:
+                await self.catch_up(room)
+        try:
+            await self.move_bots(room)
+        finally:  # a failed bot loop stops renewing: the lease expires, another one tries
+            self.leased.discard(room.id)
+        if self.db.shared:
+            await self.in_db(self.db.release_bot_leases, [room.id], self.instance)
+
+    async def move_bots(self, room: Room) -> None:
+        while self.bot_to_move(room):
             seat, number = room.state.current_player, room.move_number
             assert seat is not None
             view, legal = room.state.view(seat), list(room.state.legal_actions())

@@ -21,6 +21,7 @@ from ..core.game import GameInfo, OptionSpec
 from ..core.registry import register
 from .actions import parse_action
 from .data import DataError, default_components, load_components
+from .narrate import narrate
 from .render import render
 from .serialize import question
 from .setup_game import new_tikal_game
@@ -70,6 +71,7 @@ INFO = register(GameInfo(
     max_decisions=20_000,
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
     extra={"seat_features": seat_features, "prompt": question},
+    narrator=narrate,
 ))
 TikalState.info = INFO
 

@@ -14,7 +14,6 @@ from .data import SIDES
 from .state import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
 
 RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
-TURN_TYPES = (Keep, Play, Use, Activate, PlaceTile, Power, Pass)
 AP_TYPES = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade)
 ANSWER_TYPES = (At, Side, Rotate, Choose, Token, Discard, Give, Take)  # answers to sub-decisions
 

@@ -28,7 +28,8 @@ refit them. It costs about one scoring (a few hundred microseconds).
 
 from __future__ import annotations
 
-from .scoring import treasure_points
+from itertools import compress
+
 from .state import JUNGLE, LAKE, OVER, RUINS, TEMPLE, VOLCANO, TikalState
 
 # A typical decisive final margin, fitted on heuristic self-play: sigmoid(estimated margin /
@@ -36,29 +37,48 @@ from .state import JUNGLE, LAKE, OVER, RUINS, TEMPLE, VOLCANO, TikalState
 # 20 games; 15-25 nearly as good). MCTS uses it as the temperature of its win chances
 # (``mcts:150i`` with 20 beat itself with the former default 5 in 11 of 16 games) and the
 # ``easy`` level's noise is in its units.
+# estimate_scores reads only public information, so a full state gives the same estimate as
+# any seat's view of it (tests/equivalence checks this); bots may skip building the view.
+PUBLIC_ESTIMATE = True
 SCORE_SCALE = 20.0
 SCORED_KINDS = frozenset((TEMPLE, VOLCANO, JUNGLE, LAKE, RUINS))
 DECAY = 0.8  # a later scoring keeps this share of the current position's value
 AP_VALUE = 0.6  # PP per AP still to spend
 STRENGTH_VALUE = 0.4  # PP per point of ready strength (available EMs), scaled by time left
 RUIN_SHARE = 0.5  # PP per treasure still on a Ruin where the seat has an EM
+NOT_NEGATIVE = (-1).__lt__  # a Guardian's seat (-1: none)
+
+
+_LETTERED_VOLCANOES: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def lettered_volcanoes(s: TikalState) -> tuple[int, ...]:
+    """Indices of the lettered (A-E) Volcano tiles of the component set (computed once)."""
+    entry = _LETTERED_VOLCANOES.get(id(s.C))
+    if entry is None or entry[0] is not s.C:
+        entry = _LETTERED_VOLCANOES[id(s.C)] = (s.C, tuple(
+            t.index for t in s.C.tiles if t.type == "volcano" and t.back in "ABCDE"))
+    return entry[1]
 
 
 def unplaced_letter_volcanoes(s: TikalState) -> int:
     """Lettered Volcano tiles (A-E) not yet on the board nor discarded: each will trigger a scoring."""
-    seen = {t for t in s.tile_on if t >= 0} | set(s.tiles_out)
-    return sum(1 for t in s.C.tiles if t.type == "volcano" and t.back in "ABCDE" and t.index not in seen)
+    seen = set(s.tile_on)
+    seen.update(s.tiles_out)
+    return sum(1 for t in lettered_volcanoes(s) if t not in seen)
 
 
-def scorings_left(s: TikalState, seat: int) -> float:
-    """Expected number of scorings still to count for ``seat`` (discounted)."""
+def scorings_left(s: TikalState, seat: int, future: int | None = None) -> float:
+    """Expected number of scorings still to count for ``seat`` (discounted); ``future``:
+    :func:`unplaced_letter_volcanoes` + 1 if already known."""
     if s.phase == OVER:
         return 0.0
     in_sequence = 1 if seat in s.scoring_queue or (s.stack and s.stack[-1].ctx in ("volcano", "final")
                                                     and s.stack[-1].seat == seat) else 0
     if s.scoring_kind == "final":
         return float(in_sequence)
-    future = unplaced_letter_volcanoes(s) + 1
+    if future is None:
+        future = unplaced_letter_volcanoes(s) + 1
     total = float(in_sequence)
     weight = 1.0
     for _ in range(future):
@@ -91,10 +111,26 @@ def ap_in_hand(s: TikalState, seat: int) -> int:
 
 def ruin_potential(s: TikalState, seat: int) -> float:
     total = 0.0
-    for h in range(s.H):
-        if s.kind[h] == RUINS and s.ruin.get(h) and s.figures(seat, h):
-            total += RUIN_SHARE * min(len(s.ruin[h]), s.figures(seat, h))
+    base = seat * s.H
+    explorers, leaders = s.explorers, s.leaders
+    for h in sorted(s.ruin):  # only Ruins have stacks; ascending, as a scan of the board
+        stack = s.ruin[h]
+        if stack and s.kind[h] == RUINS:
+            figures = explorers[base + h] + leaders[base + h]
+            if figures:
+                total += RUIN_SHARE * min(len(stack), figures)
     return total
+
+
+def contested_hexes(s: TikalState) -> list[int]:
+    """Hexes with a Guardian or an EM of any seat, ascending: the only ones anybody controls."""
+    H = s.H
+    hexes = set(compress(range(H), map(NOT_NEGATIVE, s.guardian)))
+    for seat in range(s.num_players):
+        base = seat * H
+        hexes.update(compress(range(H), s.explorers[base:base + H]))
+        hexes.update(compress(range(H), s.leaders[base:base + H]))
+    return sorted(hexes)
 
 
 def scores_if_now(s: TikalState) -> list[int]:
@@ -107,7 +143,7 @@ def scores_if_now(s: TikalState) -> list[int]:
     kinds, guardian, H = s.kind, s.guardian, s.H
     leaders, explorers = s.leaders, s.explorers
     ls, es = s.C.leader_strength, s.C.explorer_strength
-    for h in range(H):
+    for h in contested_hexes(s):  # no EM and no Guardian: nobody controls the hex
         kind = kinds[h]
         if kind not in SCORED_KINDS:
             continue
@@ -134,9 +170,14 @@ def scores_if_now(s: TikalState) -> list[int]:
         else:
             masks[owner] += s.visible_masks(h)
     tallest, volcano_pp = s.C.tallest_bonus, s.C.volcano_pp
+    values, T = s.C.set_values, len(s.C.treasure_types)
+    top = len(values) - 1
+    museum = s.museum
     return [sum(temples[seat]) + sum(tallest.get(level, 0) for level in temples[seat])
             + volcano_pp * volcanoes[seat] + jungles[seat] * len(temples[seat])
-            + masks[seat] * lakes[seat] + treasure_points(s, seat) for seat in range(n)]
+            + masks[seat] * lakes[seat]
+            + sum(values[min(k, top)] for k in museum[seat * T:seat * T + T])  # scoring.treasure_points
+            for seat in range(n)]
 
 
 def estimate_scores(state: TikalState) -> list[float]:
@@ -147,9 +188,10 @@ def estimate_scores(state: TikalState) -> list[float]:
     left = time_left(s)
     estimates = []
     now_all = scores_if_now(s)
+    future = unplaced_letter_volcanoes(s) + 1
     for seat in range(s.num_players):
         now = now_all[seat]
-        value = float(s.pp[seat]) + scorings_left(s, seat) * now
+        value = float(s.pp[seat]) + scorings_left(s, seat, future) * now
         value += ruin_potential(s, seat) * (1.0 + left)
         ready = s.avail_explorers[seat] * s.C.explorer_strength + s.avail_leaders[seat] * s.C.leader_strength
         value += (STRENGTH_VALUE * ready + AP_VALUE * ap_in_hand(s, seat)) * max(left, 0.15)

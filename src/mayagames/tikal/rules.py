@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
+from ..core.game import unwritable
 from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Clear, Deploy, Discard, End,
                       Give, Guardian, Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone,
                       Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use,
@@ -24,19 +25,12 @@ from .state import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_M
 EXPLORER, LEADER = "explorer", "leader"
 # AP-turn contexts: which actions a points pool may buy
 GENERAL = ("token", "alone", "volcano", "final")  # every AP action (rule 6)
-MOVES_ONLY = "moves"  # card moves-5: moves and Base-Camp trips (rule 10, card 12)
 SCOUT = "scout"  # director power Scout: deploy, move, Base-Camp trips (gap A16)
 SPECIAL_TURNS = ("volcano", "final")  # the 10-AP turns of a scoring (rules 8, 11)
 
 Legal = Callable[[TikalState, Frame], list]
 Apply = Callable[[TikalState, Frame, object], None]
 FRAME_RULES: dict[str, tuple[Legal, Apply]] = {}
-
-
-def frame_rule(kind: str) -> Callable[[tuple[Legal, Apply]], None]:
-    def register(pair: tuple[Legal, Apply]) -> None:
-        FRAME_RULES[kind] = pair
-    return register
 
 
 # ============================================================================ dispatch
@@ -412,18 +406,9 @@ def finish_scoring_turn(s: TikalState) -> None:
 
 
 # ============================================================================ 6. AP actions
-def ap_cost(s: TikalState, name: str) -> int:
-    return s.C.ap_costs[name]
-
-
 def camp_hexes(s: TikalState, seat: int) -> list[int]:
     """The Common Base Camp and the seat's own Base Camps."""
     return [s.common_camp] + s.camps[seat]
-
-
-def own_hexes(s: TikalState, seat: int) -> list[int]:
-    base, ex, ld = seat * s.H, s.explorers, s.leaders
-    return [h for h in range(s.H) if ex[base + h] or ld[base + h]]
 
 
 class ActionTables:
@@ -912,17 +897,13 @@ FRAME_RULES["trade"] = (trade_legal, trade_apply)
 
 # ============================================================================ explanations
 def explain_illegal(s: TikalState, a: object) -> IllegalAction:
-    return _explain.explain(s, a)
+    return unwritable(s, a) or _explain.explain(s, a)
 
 
 def reveals_information(s: TikalState, a: object) -> bool:
     """Chance or hidden information: unearthing shows a token, a Ruin draws face-down tokens,
     the last pass of a round draws cards, AP tokens and tiles."""
     return isinstance(a, (Unearth, Rotate, Pass))
-
-
-def clearing_targets(s: TikalState) -> list[int]:
-    return [h for h in range(s.H) if s.kind[h] == CLEARING and s.camp[h] == -1]
 
 
 __all__ = ["legal_actions", "apply_action", "explain_illegal", "reveals_information", "FRAME_RULES", "tables"]

@@ -200,7 +200,7 @@ def state_to_dict(s: TikalState) -> dict[str, Any]:
         "stack": [describe_frame(s, f) for f in s.stack],
         "scoring": {"kind": s.scoring_kind or None, "queue": list(s.scoring_queue),
                     "volcano_placer": _none(s.volcano_placer)},
-        "scorings": list(s.last_scoring),
+        "scorings": [dict(entry) for entry in s.last_scoring],
         "options": dict(s.options),
     }
     if not s.redacted:

@@ -23,7 +23,7 @@ from typing import Any
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
 from ..core.rng import Rng
-from .data import DRAWN_LETTERS, SIDES, Components, default_components
+from .data import DRAWN_LETTERS, Components, default_components
 
 # hex kinds
 JUNGLE, BASE_CAMP, TEMPLE, CLEARING, RUINS, LAKE, VOLCANO = range(7)
@@ -64,6 +64,11 @@ class Frame:
 
 class TikalState(State):
     """A Tikal Legend game (or a seat's view of one). Create with :func:`new_tikal_game`."""
+
+    # never mutated in place: the legal-action cache is replaced (and handed out as a
+    # copy), the setup rules are component data, a scoring's entries are written once
+    # (the list itself is copied)
+    shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring")
 
     # --- construction -----------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any],
@@ -219,9 +224,6 @@ class TikalState(State):
         g = self.guardian[h]
         return g == seat if g >= 0 else self.majority(h) == seat
 
-    def hexes_of(self, kind: int) -> list[int]:
-        return [h for h in range(self.H) if self.kind[h] == kind]
-
     def visible_masks(self, h: int) -> int:
         """A Ruin still holding treasures shows 1 mask, an emptied one all of them (rule 8)."""
         return 1 if self.ruin.get(h) else self.masks[h]
@@ -331,10 +333,6 @@ _LIST_FIELDS = (
     "power_used", "ap_token", "rm_ap", "rm_tiles", "rm_cards", "order", "next_order", "passed",
     "scoring_queue", "last_scoring")
 _NESTED_FIELDS = ("camps", "right", "left", "camp_tiles")
-
-
-def side_name(side: int) -> str:
-    return SIDES[side]
 
 
 # The rules are functions over the state; imported last (they import this module).

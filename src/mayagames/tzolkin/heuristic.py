@@ -60,6 +60,9 @@ HUNGER_FAR = 0.5                # weight when the next Food Day is further away
 # self-play: sigmoid(estimated margin / SCORE_SCALE) predicts the 2-player winner best between
 # 10 (last third of the game) and 25 (first two thirds), nearly flat from 12 to 30.
 SCORE_SCALE = 12.0
+# estimate_scores reads only public information, so a full state gives the same estimate as
+# any seat's view of it (tests/equivalence checks this); bots may skip building the view.
+PUBLIC_ESTIMATE = True
 GREEDY_DEPTH = 3                # own consecutive decisions the heuristic bot looks through (a turn)
 
 # VP a worker brings when it is picked up from each space of each gear NOW (space 0 is the

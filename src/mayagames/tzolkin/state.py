@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..core.errors import IllegalAction
-from ..core.game import GameInfo, State
+from ..core.errors import GameOver, IllegalAction
+from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
 from . import rules
 from .explain import explain
@@ -27,6 +27,10 @@ class TzolkinState(State):
     """A Tzolk'in game in progress (or a seat's view of one)."""
 
     info: ClassVar[GameInfo]
+    # never mutated in place: the legal-action cache and the last Food Day's unfed
+    # counts are replaced, and the cache is handed out as a copy
+    shared_on_clone = ("options", "legal", "last_unfed")
+
     # --- creation ---------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
         self.num_players = num_players
@@ -119,14 +123,30 @@ class TzolkinState(State):
         return None if self.phase == OVER else self.cur
 
     def legal_actions(self) -> list[Any]:
+        """The legal actions, a new list (the cache is shared by clones and views)."""
+        return list(self.legal_cached())
+
+    def legal_cached(self) -> list[Any]:
+        """The legal actions without copying the cached list (do not mutate it)."""
         if self.legal is None:
             self.legal = rules.current_options(self)
         return self.legal
+
+    def apply(self, action: Any) -> None:
+        """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
+        if self.phase == OVER:
+            raise GameOver(action)
+        if action not in self.legal_cached():
+            raise self.explain_illegal(action)
+        self._apply(action)
 
     def _apply(self, action: Any) -> None:
         rules.apply_action(self, action)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
+        bad = unwritable(self, action)
+        if bad is not None:
+            return bad
         rule, message = explain(self, action)
         return IllegalAction(rule, message, action)
 
