@@ -52,7 +52,7 @@ def start_server(port: int, folder: str, database_url: str | None) -> subprocess
     runner = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
     return subprocess.Popen([*runner, "-m", "mayagames.cli", "serve", "--port", str(port),
                              "--database-url", url, "--bot-delay", "0", "--test-games",
-                             "--log-level", "warning"], env=env)
+                             "--log-level", "warning", "--no-rate-limits", "--allow-fixed-seed"], env=env)
 
 
 async def wait_up(base: str, timeout: float = 30.0) -> None:

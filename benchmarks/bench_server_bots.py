@@ -39,7 +39,8 @@ def start_server(port: int, folder: str, processes: int) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     return subprocess.Popen([sys.executable, "-m", "mayagames.cli", "serve", "--port", str(port),
                              "--database-url", f"sqlite:///{folder}/bench.db", "--bot-delay", "0",
-                             "--bot-processes", str(processes), "--log-level", "warning"], env=env)
+                             "--bot-processes", str(processes), "--log-level", "warning",
+                             "--no-rate-limits", "--allow-fixed-seed"], env=env)
 
 
 def wait_up(http: httpx.Client, timeout: float = 30.0) -> None:

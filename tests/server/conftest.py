@@ -45,9 +45,13 @@ def db_url(tmp_path: Path) -> str:
 def make_app(db_url: str, support: ModuleType) -> Callable[..., Any]:
     """Build an app on the test's database (call again to 'restart' the server)."""
     from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
 
     def build(**kwargs: Any) -> Any:
         kwargs.setdefault("list_test_games", True)
+        # Tests poll in tight loops and fix seeds: the rate limits and the seed policy
+        # have tests of their own (test_abuse.py), which pass their own limits.
+        kwargs.setdefault("limits", ServerLimits(allow_fixed_seed=True).without_rate_limits())
         return create_app(db_url, **kwargs)
 
     return build

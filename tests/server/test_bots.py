@@ -174,7 +174,7 @@ from mayagames.server.bots import BotPool
 pool = BotPool(threads=1, processes=1)
 state = new_game("tzolkin", 2, seed=1)
 agent = make_agent("medium", 1)
-action, agent = asyncio.run(pool.decide(agent, state.view(state.current_player), state.legal_actions()))
+action, agent, _ = asyncio.run(pool.decide(agent, state.view(state.current_player), state.legal_actions()))
 print(*pool.processes._processes, flush=True)  # the worker processes' ids
 if sys.argv[1] == "shutdown":
     pool.shutdown()

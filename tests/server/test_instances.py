@@ -39,7 +39,8 @@ HTTP = httpx.Client(timeout=30)  # one client for every request (each new one co
 LAUNCHER = Path(__file__).with_name("serve_test_games.py")
 
 
-def serve_command(port: int, url: str, bot_delay: float, test_games: bool = True) -> list[str]:
+def serve_command(port: int, url: str, bot_delay: float, test_games: bool = True,
+                  extra: tuple[str, ...] = ()) -> list[str]:
     """The ``mayagames serve`` command line (with the test games registered: the same
     command through :mod:`serve_test_games`)."""
     if test_games:
@@ -47,18 +48,21 @@ def serve_command(port: int, url: str, bot_delay: float, test_games: bool = True
     else:
         program = [str(BIN)] if BIN.exists() else [sys.executable, "-m", "mayagames.cli"]
     return [*program, "serve", "--port", str(port), "--database-url", url,
-            "--bot-delay", str(bot_delay), "--bot-processes", "0", "--log-level", "warning"]
+            "--bot-delay", str(bot_delay), "--bot-processes", "0", "--log-level", "warning",
+            *extra]
 
 
 class Instance:
     """One ``mayagames serve`` subprocess (its own process group, its log in a file)."""
 
-    def __init__(self, url: str, log_path: Path, bot_delay: float) -> None:
+    def __init__(self, url: str, log_path: Path, bot_delay: float, test_games: bool = True,
+                 extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
         with open(log_path, "ab") as log:
-            self.process = subprocess.Popen(serve_command(self.port, url, bot_delay),
+            self.process = subprocess.Popen(serve_command(self.port, url, bot_delay, test_games,
+                                                          extra),
                                             stdout=log, stderr=subprocess.STDOUT,
                                             start_new_session=True)
         self.id = ""
@@ -373,6 +377,28 @@ def test_websocket_subscribers_of_other_instances_see_moves_and_undos(cluster):
             client.close()
 
 
+@on_postgres
+def test_secrets_stay_secret_when_a_move_crosses_instances(cluster):
+    """A secret swap made through one instance reaches the other instances' subscribers
+    as each of them may read it (``swap ?`` for the others) and with their own view."""
+    table = create_table(cluster[0], ["human", "human"], seed=71, game="toysecret")
+    seat1 = Socket(cluster[1], table["table"], table["tokens"][1])
+    spectator = Socket(cluster[2], table["table"], None)
+    try:
+        mine = state(cluster[0], table, 0)
+        swap = next(t for t in legal_texts(mine) if t.startswith("swap"))
+        assert move(cluster[0], table, 0, 0, swap).status_code == 200
+        for client in (seat1, spectator):
+            update = client.until_move(1)
+            assert update["log"][-1]["text"] == "swap ?"
+            assert update["view"]["hands"][0] == [0, 0]  # seat 0's cards stay hidden
+            assert swap not in json.dumps(update["log"])
+        assert state(cluster[1], table, 0)["log"][-1]["text"] == swap  # its own seat reads it
+    finally:
+        seat1.close()
+        spectator.close()
+
+
 def lease_owner(group: Cluster, table_id: str) -> str | None:
     leases = group.db.bot_leases()
     return leases[table_id][0] if table_id in leases else None
@@ -457,3 +483,45 @@ def test_second_server_on_one_sqlite_file_is_refused(tmp_path):
         again.wait_up()
     finally:
         again.stop()
+
+
+@on_postgres
+def test_serve_with_workers_runs_several_instances_on_one_port(own_cluster, tmp_path):
+    """``serve --workers 2``: two instances behind one port (the kernel spreads the
+    connections); a game played over fresh connections stays whole."""
+    group = own_cluster()
+    server = Instance(group.url, tmp_path / "workers.log", 0.0, test_games=False,
+                      extra=("--workers", "2"))
+    group.instances.append(server)
+    server.wait_up()
+    seen: set[str] = set()
+    deadline = time.monotonic() + 90  # the second worker may still be starting
+    while len(seen) < 2 and time.monotonic() < deadline:
+        with httpx.Client(timeout=30) as fresh:  # a new connection: any worker may take it
+            seen.add(fresh.get(f"{server.url}/api/health").json()["instance"])
+        time.sleep(0.05)
+    assert len(seen) == 2
+    table = create_table(server, ["human", "human"], seed=61)
+    while True:
+        with httpx.Client(timeout=30) as fresh:
+            now = fresh.get(f"{server.url}/api/tables/{table['table']}").json()
+            if now["terminal"]:
+                break
+            seat = now["current_player"]
+            mine = fresh.get(f"{server.url}/api/tables/{table['table']}",
+                             headers=bearer(table["tokens"][seat])).json()
+        with httpx.Client(timeout=30) as fresh:
+            answer = fresh.post(f"{server.url}/api/tables/{table['table']}/moves",
+                                headers=bearer(table["tokens"][seat]),
+                                json={"move_number": now["move_number"],
+                                      "action": legal_texts(mine)[0]})
+            assert answer.status_code == 200, answer.text
+    count = state(server, table)["move_number"]
+    assert count >= 4 and group.db.move_numbers(table["table"]) == list(range(1, count + 1))
+
+
+def test_workers_need_postgres(tmp_path):
+    refused = subprocess.run([*serve_command(free_port(), f"sqlite:///{tmp_path / 'w.db'}", 0.0,
+                                             test_games=False), "--workers", "2"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "--workers needs PostgreSQL" in refused.stderr

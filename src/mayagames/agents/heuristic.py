@@ -51,27 +51,35 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
-                 estimate: Estimator | None = None) -> None:
+                 estimate: Estimator | None = None, slack: float = 0.0) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
-        if noise < 0 or not 0.0 <= epsilon <= 1.0:
-            raise ValueError("heuristic: noise must be >= 0 and epsilon in [0, 1]")
+        if noise < 0 or slack < 0 or not 0.0 <= epsilon <= 1.0:
+            raise ValueError("heuristic: noise and slack must be >= 0 and epsilon in [0, 1]")
         self.name = name
         self.rng = Rng(seed)
         self.samples = samples
         self.noise = noise
         self.epsilon = epsilon
+        # slack > 0: a careless (epsilon) move is drawn only among the moves within
+        # slack x the game's score scale of the best one (careless, never suicidal)
+        self.slack = slack
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
         self.estimate = estimate  # None: the game's (hooks.estimator)
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if self.epsilon and self.rng.random() < self.epsilon:
+        careless = bool(self.epsilon) and self.rng.random() < self.epsilon
+        if careless and not self.slack:
             return legal[self.rng.randbelow(len(legal))]
         values = self.action_values(view, legal)
+        if careless:
+            best = max(values)
+            near = [i for i, v in enumerate(values) if v >= best - self.slack * score_scale(view.info)]
+            return legal[near[self.rng.randbelow(len(near))]]
         if self.noise:
             spread = self.noise * score_scale(view.info)
             values = [v + spread * gaussian(self.rng) for v in values]

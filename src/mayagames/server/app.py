@@ -11,27 +11,35 @@ Every error is JSON: ``{"error": code, "message": text}`` with a 4xx status
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import math
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
+from ..web.rules import rules_html
 from .accounts import SESSION_COOKIE
 from .db import DEFAULT_URL, Database
+from .guard import Guard
+from .limits import Rate, RateLimiter, ServerLimits
 from .player_routes import add_player_api
 from .players import Players
 from .playerstore import Account
+from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
 from .service import GameService, Subscriber
@@ -45,19 +53,24 @@ def encode(message: dict[str, Any]) -> str:
 
 def create_app(database_url: str | None = None, *, db: Database | None = None,
                bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
-               list_test_games: bool = False, time_source: Any = None,
+               list_test_games: bool = False, review_budget: str = DEFAULT_REVIEW_BUDGET,
+               hint_budgets: dict[str, str] | None = None,
+               limits: ServerLimits | None = None, time_source: Any = None,
                fast_password_hashes: bool = False, clock_tick: float = 1.0,
                secure_cookies: bool | None = None) -> FastAPI:
-    """Build the app. ``database_url`` defaults to an SQLite file in the current directory.
+    """Build the app. ``database_url`` defaults to an SQLite file in the current directory;
+    ``limits`` default to :meth:`ServerLimits.from_env` (safe for a public server).
 
     ``time_source`` (epoch seconds; default ``time.time``) drives clocks and sessions (tests
     pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS."""
     import time
 
     database = db or Database(database_url or DEFAULT_URL)
+    limits = limits or ServerLimits.from_env()
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
-                          list_test_games=list_test_games)
+                          list_test_games=list_test_games, limits=limits)
+    reviews = Reviews(service, review_budget, hint_budgets)
     players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
                       tick=clock_tick)
 
@@ -69,16 +82,20 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
             yield
         finally:
             await players.stop()
+            await reviews.stop()
             await service.stop()
 
-    app = FastAPI(title="mayagames", version="1", lifespan=lifespan,
+    app = FastAPI(title="mayagames", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
+    app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
+    app.state.reviews = reviews
     app.state.players = players
     install_error_handlers(app)
     add_pages(app)
     add_player_api(app, service, players, STATIC_DIR, secure_cookies)
     add_api(app, service, players)
+    add_review_api(app, service, reviews)
     add_websocket(app, service, players)
     return app
 
@@ -87,15 +104,24 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServerError)
     async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
-        wait = getattr(exc, "retry_after", None)
-        return JSONResponse(exc.to_dict(), status_code=exc.status,
-                            headers={"Retry-After": str(wait)} if wait else None)
+        headers = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
+        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(Exception)
     async def server_failure(request: Request, exc: Exception) -> JSONResponse:
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": "server_error", "message": "the server failed on this "
                              "request; nothing was changed"}, status_code=500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "server_error")
+        message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if message == "There was an error parsing the body":  # not JSON FastAPI could read
+            code, message = "bad_json", ("the body could not be read as JSON (it must be UTF-8, "
+                                         "and numbers at most 4300 digits long)")
+        return JSONResponse({"error": code, "message": message}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -104,6 +130,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": "bad_json" if malformed else "bad_request",
                              "message": describe_validation(errors)},
                             status_code=400 if malformed else 422)
+
+
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+              413: "too_large", 415: "bad_media_type"}
 
 
 def describe_validation(errors: Any) -> str:
@@ -127,6 +157,18 @@ def add_pages(app: FastAPI) -> None:
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")
 
+    @app.get("/rules/{name}", include_in_schema=False)
+    async def rules_page(name: str) -> HTMLResponse:
+        """The game's rules in our own words (sections have anchor ids: /rules/tzolkin#buildings)."""
+        try:
+            info = get_game(name)
+        except (MayaGamesError, ImportError, KeyError) as exc:
+            raise ServerError(404, "no_game", f"no game {name[:40]!r}") from exc
+        page = rules_html(info)
+        if not page:
+            raise ServerError(404, "no_rules", f"{info.title} has no rules page")
+        return HTMLResponse(page)
+
 
 # --- REST -------------------------------------------------------------------------
 def bearer_token(request: Request) -> str | None:
@@ -140,9 +182,25 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address (uvicorn puts the proxy's X-Forwarded-For here when trusted)."""
+    return conn.client.host if conn.client else "unknown"
+
+
 def add_api(app: FastAPI, service: GameService, players: Players) -> None:
+    limits = service.limits
+
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id)
+
+    def state_request(request: Request) -> None:
+        service.check_rate("state", client_address(request), limits.rate_state, "state requests")
+
+    def move_request(request: Request, token: str | None = Depends(bearer_token)) -> None:
+        service.check_rate("moves", client_address(request), limits.rate_moves_address,
+                           "moves from your address")
+        if token:
+            service.check_rate("moves-token", token, limits.rate_moves, "moves for this seat")
 
     async def account(request: Request) -> Account | None:
         """The session's account; 401 for an expired or unknown session (acting needs one)."""
@@ -183,9 +241,11 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(req: CreateTable, acc: Account | None = Depends(account)) -> dict[str, Any]:
+    async def create_table(req: CreateTable, request: Request,
+                           acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Create a table; the answer holds each human seat's secret token (shown once).
         Logged in, the creator's account takes the first person's seat."""
+        service.check_rate("tables", client_address(request), limits.rate_tables, "new tables")
         speed = players.check_create(req, acc)
         room, tokens = await service.create_table(req, players.preparer(req, acc, speed))
         tokens = players.visible_tokens(room, tokens)
@@ -205,14 +265,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
             return {"tables": await players.open_tables(limit)}
         return {"tables": await service.list_tables(status, limit)}
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", dependencies=[Depends(state_request)])
     async def table_state(room: Room = Depends(fresh_room_of),
                           token: str | None = Depends(bearer_token),
                           acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """The position as the token's (else the account's) seat sees it (else a spectator's)."""
         return room.message(players.seat_for(room, token, acc))
 
-    @app.post("/api/tables/{table_id}/moves")
+    @app.post("/api/tables/{table_id}/moves", dependencies=[Depends(move_request)])
     async def move(req: MoveRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token),
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
@@ -221,7 +281,7 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
         return room.message(seat)
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", dependencies=[Depends(move_request)])
     async def undo(req: UndoRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token),
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
@@ -229,7 +289,7 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
-    @app.get("/api/tables/{table_id}/replay")
+    @app.get("/api/tables/{table_id}/replay", dependencies=[Depends(state_request)])
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
                      room: Room = Depends(fresh_room_of),
                      token: str | None = Depends(bearer_token),
@@ -237,9 +297,11 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
         """One frame of a replay: a finished game from any side, else only one's own side."""
         return service.replay_frame(room, players.seat_for(room, token, acc), step, perspective)
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
-        return JSONResponse(service.record(room))
+        data = service.record(room)
+        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py)
+        return JSONResponse(data)
 
 
 def seat_required(seat: int | None) -> int:
@@ -254,6 +316,11 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         """Messages in: hello {token}, move, undo, ping. Out: state, error, pong."""
+        refusal = origin_refusal(ws, service.limits.allowed_origins)
+        if refusal:
+            log.warning("WebSocket from %s refused: %s", client_address(ws), refusal)
+            await ws.close(code=1008, reason=refusal)  # before accepting: an HTTP 403
+            return
         await ws.accept()
         try:
             room = await service.get_room(table_id)
@@ -267,7 +334,8 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
             account = await players.account_of(ws.cookies.get(SESSION_COOKIE))
         except ServerError:
             account = None
-        session = SocketSession(service, room, sub, lambda token: players.seat_for(room, token, account))
+        session = SocketSession(service, room, sub, client_address(ws),
+                                lambda token: players.seat_for(room, token, account))
         try:
             while True:
                 message = await ws.receive()
@@ -279,6 +347,10 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
                 await session.handle(raw or "")
         except WebSocketDisconnect:
             pass
+        except Flood as flood:
+            log.warning("table %s: WebSocket from %s closed: %s", table_id, session.address, flood)
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await ws.close(code=1008, reason=str(flood))
         finally:
             service.unsubscribe(room, sub)
             sub.close()
@@ -296,24 +368,54 @@ async def pump(ws: WebSocket, sub: Subscriber) -> None:
         pass  # the client went away; the receive loop notices and cleans up
 
 
+def origin_refusal(ws: WebSocket, allowed: tuple[str, ...]) -> str | None:
+    """Why a WebSocket's ``Origin`` may not connect (None: it may). Browsers always send
+    it: a page of another site may not open a seat's socket with its visitor's token
+    unless the operator allows that site; the server's own host is always allowed."""
+    origin = ws.headers.get("origin")
+    if origin is None or "*" in allowed or origin.rstrip("/") in allowed:
+        return None
+    host = ws.headers.get("host", "")
+    if urlsplit(origin).netloc.lower() == host.lower():
+        return None
+    return f"origin {origin[:100]} is not allowed (setting MAYAGAMES_ALLOWED_ORIGINS)"
+
+
+class Flood(Exception):
+    """A socket that asks too much: it is closed with code 1008 and this reason."""
+
+
 class SocketSession:
     """One WebSocket's conversation: who it speaks for and what it asked."""
 
-    def __init__(self, service: GameService, room: Room, sub: Subscriber,
+    def __init__(self, service: GameService, room: Room, sub: Subscriber, address: str,
                  seat_of: Any = None) -> None:
         self.service, self.room, self.sub = service, room, sub
+        self.address = address
         self.seat_of = seat_of or room.seat_of_token  # token -> seat (an account's without one)
         self.greeted = False
+        self.token: str | None = None
+        self.rates = RateLimiter(max_keys=4)  # this socket's own message bucket
+
+    def check_flood(self, kind: str, key: str, rate: Rate | None, what: str,
+                    limiter: RateLimiter | None = None) -> None:
+        if (limiter or self.service.rates).allow(kind, key, rate):
+            raise Flood(f"rate limit: more than {rate} {what}")
 
     def error(self, exc: ServerError, rid: Any = None) -> None:
         self.sub.push({"type": "error", **exc.to_dict(), "rid": rid})
 
     async def handle(self, raw: str) -> None:
+        limits = self.service.limits
+        self.check_flood("messages", "socket", limits.rate_socket, "messages on one socket",
+                         self.rates)
         rid = None
         try:
             request = parse_ws_message(raw)
             rid = getattr(request, "rid", None)
             await self.dispatch(request)
+        except Flood:
+            raise
         except ServerError as exc:
             self.error(exc, rid)
             if exc.code == "stale" and self.greeted:
@@ -325,14 +427,23 @@ class SocketSession:
 
     async def dispatch(self, request: Any) -> None:
         if isinstance(request, WsHello):
+            self.check_flood("state", self.address, self.service.limits.rate_state,
+                             "state requests from one address")
             seat = self.seat_of(request.token)
             if self.service.db.shared:
                 await self.service.refresh(self.room)
             self.service.subscribe(self.room, self.sub, seat)
-            self.greeted = True
+            self.greeted, self.token = True, request.token
             return
         if not self.greeted:
             raise ServerError(400, "hello_first", "send {\"type\": \"hello\", \"token\": ...} first")
+        if isinstance(request, (WsMove, WsUndo)):
+            limits = self.service.limits
+            self.service.check_rate("moves", self.address, limits.rate_moves_address,
+                                    "moves from your address")
+            if self.token:
+                self.service.check_rate("moves-token", self.token, limits.rate_moves,
+                                        "moves for this seat")
         if isinstance(request, WsMove):
             await self.service.play(self.room, self.sub.seat, request.move_number,
                                     action_id=request.action_id, text=request.action,

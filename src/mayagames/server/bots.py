@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,22 +38,24 @@ log = logging.getLogger("mayagames.server")
 PRELOAD = ["mayagames.agents", "mayagames.core", "mayagames.tikal", "mayagames.tzolkin"]
 
 
-def decide(agent: Any, view: State, legal: list[Action]) -> Action:
-    """The agent's choice; a failing agent falls back to a random legal move (logged)."""
+def decide(agent: Any, view: State, legal: list[Action]) -> tuple[Action, str | None]:
+    """The agent's choice, and None; a failing agent gets a random legal move and what
+    went wrong (the caller marks the bot broken and logs it once)."""
     try:
         action = agent.act(view, legal)
         if action in legal:
-            return action
-        log.error("agent %s chose %s, not a legal action", getattr(agent, "name", agent), action)
-    except Exception:
-        log.exception("agent %s failed", getattr(agent, "name", agent))
-    return legal[Rng(len(legal)).randbelow(len(legal))]
+            return action, None
+        failure = f"it chose {str(action)[:80]!r}, not a legal action"
+    except Exception as exc:
+        failure = f"{type(exc).__name__}: {str(exc)[:200]}"
+    return legal[Rng(len(legal)).randbelow(len(legal))], failure
 
 
-def decide_in_worker(agent: Any, view: State, legal: list[Action]) -> tuple[int, Any]:
-    """Run in a worker process: the index of the chosen action, and the agent as it is now."""
-    action = decide(agent, view, legal)
-    return legal.index(action), agent
+def decide_in_worker(agent: Any, view: State, legal: list[Action]) -> tuple[int, Any, str | None]:
+    """Run in a worker process: the index of the chosen action, the agent as it is now,
+    and what went wrong (None: nothing)."""
+    action, failure = decide(agent, view, legal)
+    return legal.index(action), agent, failure
 
 
 def watch_server(alive: Any) -> None:
@@ -101,29 +104,44 @@ class BotPool:
                                                  initializer=watch_server, initargs=(self.reader,))
         return self.processes
 
-    async def decide(self, agent: Any, view: State, legal: list[Action]) -> tuple[Action, Any]:
-        """The action chosen for ``view`` and the agent to use next time (the same
-        object after a thread, its updated copy after a worker process)."""
+    async def decide(self, agent: Any, view: State,
+                     legal: list[Action]) -> tuple[Action, Any, str | None]:
+        """The action chosen for ``view``, the agent to use next time (the same object
+        after a thread, its updated copy after a worker process) and what went wrong
+        (None: the agent chose)."""
         loop = asyncio.get_running_loop()
         if self.processes_wanted and self.in_process(agent):
             try:
-                index, agent = await loop.run_in_executor(self.process_pool(), decide_in_worker,
-                                                          agent, view, legal)
-                return legal[index], agent
+                index, agent, failure = await loop.run_in_executor(
+                    self.process_pool(), decide_in_worker, agent, view, legal)
+                return legal[index], agent, failure
             except (BrokenProcessPool, pickle.PicklingError, AttributeError, ImportError) as exc:
                 log.warning("bot %s could not think in a worker process (%s); using a thread",
                             getattr(agent, "name", agent), exc)
                 if isinstance(exc, BrokenProcessPool):
                     self.processes = None  # a fresh pool next time
-        return await loop.run_in_executor(self.threads, decide, agent, view, legal), agent
+        action, failure = await loop.run_in_executor(self.threads, decide, agent, view, legal)
+        return action, agent, failure
 
-    def shutdown(self) -> None:
-        """Stop taking decisions; wait for the worker processes to end (a decision under
-        way finishes first), so that none outlives the server."""
+    def shutdown(self, grace: float = 2.0) -> None:
+        """Stop taking decisions and end the worker processes: a decision under way gets
+        ``grace`` seconds, then its worker is terminated, so that none outlives the
+        server (and a stop takes seconds, whatever a bot was asked to think)."""
         self.threads.shutdown(wait=False, cancel_futures=True)
         if self.processes is not None:
-            self.processes.shutdown(wait=True, cancel_futures=True)
-            self.processes = None
+            pool, self.processes = self.processes, None
+            workers = list(getattr(pool, "_processes", {}).values())  # no public accessor (3.11)
+            pool.shutdown(wait=False, cancel_futures=True)
+            deadline = time.monotonic() + grace
+            for worker in workers:
+                worker.join(max(0.0, deadline - time.monotonic()))
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
+            for worker in workers:
+                worker.join(1.0)
+                if worker.is_alive():
+                    worker.kill()
         if self.alive is not None:
             self.alive.close()
             self.reader.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Optional
 
@@ -85,24 +86,92 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    max_body_bytes: Optional[int] = typer.Option(
+        None, help="largest request body or WebSocket message [MAYAGAMES_MAX_BODY_BYTES; 65536]"),
+    bot_max_seconds: Optional[float] = typer.Option(
+        None, help="longest a bot may think per decision [MAYAGAMES_BOT_MAX_SECONDS; 1]"),
+    bot_max_iterations: Optional[int] = typer.Option(
+        None, help="most MCTS iterations per decision [MAYAGAMES_BOT_MAX_ITERATIONS; 2000]"),
+    bot_max_samples: Optional[int] = typer.Option(
+        None, help="most heuristic samples per decision [MAYAGAMES_BOT_MAX_SAMPLES; 3]"),
+    bot_max_worlds: Optional[int] = typer.Option(
+        None, help="most MCTS sampled worlds (worlds=K) [MAYAGAMES_BOT_MAX_WORLDS; 100]"),
+    rate_limits: bool = typer.Option(
+        True, help="limit request rates per address and token (see docs/server.md for each "
+                   "rate's variable) [MAYAGAMES_RATE_LIMITS=off turns them off too]"),
+    max_tables_in_memory: Optional[int] = typer.Option(
+        None, help="loaded tables kept in memory [MAYAGAMES_MAX_TABLES_IN_MEMORY; 500]"),
+    idle_seconds: Optional[float] = typer.Option(
+        None, help="a table nobody watches is unloaded after this [MAYAGAMES_IDLE_SECONDS; 600]"),
+    allowed_origins: Optional[str] = typer.Option(
+        None, help="comma-separated WebSocket origins allowed besides this server's own host "
+                   "(* for any) [MAYAGAMES_ALLOWED_ORIGINS]"),
+    allow_fixed_seed: Optional[bool] = typer.Option(
+        None, "--allow-fixed-seed/--no-fixed-seed",
+        help="may a table's creator fix its seed (then every seat is told) "
+             "[MAYAGAMES_ALLOW_FIXED_SEED; off]"),
+    workers: int = typer.Option(
+        1, min=1, help="server processes on this port (uvicorn workers), each a full instance "
+                       "sharing the database; more than 1 needs PostgreSQL"),
 ) -> None:
     """Start the web app: open the printed address in a browser."""
-    import uvicorn
-
-    from .app import create_app
     from .db import DEFAULT_URL, Database, SingleInstanceError
 
     guard = Database(database_url or DEFAULT_URL)
+    if workers > 1 and guard.is_sqlite:
+        typer.echo("error: --workers needs PostgreSQL (--database-url postgresql://...): an "
+                   "SQLite file is served by one process", err=True)
+        raise typer.Exit(1)
     try:  # one server process per SQLite file (held until this process ends)
         guard.claim_single_instance()
     except SingleInstanceError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    app = create_app(database_url, bot_delay=bot_delay, bot_workers=bot_workers, bot_processes=bot_processes,
-                     list_test_games=test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1")
+
+    from .limits import ServerLimits, parse_setting
+
+    try:
+        limits = ServerLimits.from_env(
+            max_body_bytes=max_body_bytes, bot_max_seconds=bot_max_seconds,
+            bot_max_iterations=bot_max_iterations, bot_max_samples=bot_max_samples,
+            bot_max_worlds=bot_max_worlds, max_tables_in_memory=max_tables_in_memory,
+            idle_seconds=idle_seconds, allow_fixed_seed=allow_fixed_seed,
+            allowed_origins=(parse_setting("allowed_origins", allowed_origins)
+                             if allowed_origins is not None else None))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    if not rate_limits:
+        limits = limits.without_rate_limits()
+    import uvicorn
+
+    from .app import create_app
+    settings = {"database_url": database_url, "bot_delay": bot_delay, "bot_workers": bot_workers,
+                "bot_processes": bot_processes,
+                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1"}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")
     # Messages are small JSON views: compressing each one costs more CPU than it saves
     # (profiled: zlib was the largest single cost of a move's round trip).
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
-                ws_per_message_deflate=False)
+    # A WebSocket message is held to the body limit; a stop (SIGTERM, Ctrl-C) waits at most
+    # a few seconds for open connections.
+    options = {"host": host, "port": port, "log_level": log_level, "ws": "websockets-sansio",
+               "ws_per_message_deflate": False, "ws_max_size": limits.max_body_bytes,
+               "timeout_graceful_shutdown": 3}
+    if workers > 1:  # each worker process builds its own app from the settings
+        os.environ[SETTINGS_ENV] = json.dumps({**settings, "limits": limits.to_dict()})
+        uvicorn.run("mayagames.server.cli:app_from_settings", factory=True, workers=workers,
+                    **options)
+    else:
+        uvicorn.run(create_app(**settings, limits=limits), **options)
+
+
+SETTINGS_ENV = "MAYAGAMES_SERVE_SETTINGS"
+
+
+def app_from_settings() -> object:
+    """The app of one ``--workers`` process, from the settings ``serve`` left in the environment."""
+    from .app import create_app
+    from .limits import ServerLimits
+
+    settings = json.loads(os.environ[SETTINGS_ENV])
+    return create_app(**{**settings, "limits": ServerLimits.from_dict(settings["limits"])})

@@ -176,6 +176,35 @@ class Players:
             await self.adopt(room, meta)
         return prepare
 
+    def rematch_preparer(self, old: Room) -> Callable[[Room], Awaitable[None]]:
+        """What a rematch of ``old`` stores: the same accounts in the same seats (no links
+        needed for them), the same speed, rating and zombie level; a private table that
+        starts at once. The old table then points to the new one (``lobby.rematch``)."""
+        before = self.meta_of(old)
+
+        async def prepare(room: Room) -> None:
+            speed = parse_speed(before.speed)
+            meta = TableMeta(public=False, rated=before.rated, speed=before.speed,
+                             zombie=before.zombie, creator_id=before.creator_id,
+                             clock=new_clock(speed, room.stored.num_players),
+                             owners=dict(before.owners), owner_names=dict(before.owner_names))
+            names = dict(before.owner_names)
+            tokens: dict[int, str | None] = {seat: None for seat in before.owners}
+            for seat, name in names.items():
+                room.stored.seats[seat].name = name
+                room.stored.seats[seat].token_hash = None
+            if meta.clock is not None:
+                run_for(meta.clock, speed, self.clocked_seat(room, meta), self.clock())
+            await self.db(self.store.insert_meta, room.id, meta, names, tokens)
+            await self.adopt(room, meta)
+            before.rematch = room.id
+            await self.db(self.store.ensure_meta, old.id)
+            await self.db(self.store.set_rematch, old.id, room.id)
+            self.decorate(old, before)
+            await self.post(old, "", None, "A rematch is offered: the same players at a new "
+                            f"table ({room.id}).", system=True)
+        return prepare
+
     @staticmethod
     def visible_tokens(room: Room, tokens: list[str | None]) -> list[str | None]:
         """The seat tokens a creation answer shows (none for a public table's open seats)."""

@@ -18,12 +18,13 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..agents import Agent, make_agent
+from ..agents import Agent, RandomAgent, make_agent
 from ..core.errors import IllegalAction, MayaGamesError, NotationError
 from ..core.game import Action, GameInfo, Narration, State, action_to_dict, new_state
 from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
+from .limits import ServerLimits, cap_agent
 
 HUMAN = "human"
 
@@ -31,12 +32,14 @@ HUMAN = "human"
 class ServerError(Exception):
     """A request the server refuses: HTTP-like ``status``, a stable ``code`` and a message."""
 
-    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, rule: str | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.rule = rule
+        self.retry_after = retry_after  # seconds (a 429)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"error": self.code, "message": self.message}
@@ -146,12 +149,13 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
     waiting: str | None = None  # why the game cannot start yet (a public table not full)
     extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
     @classmethod
-    def from_stored(cls, stored: StoredTable) -> "Room":
+    def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
         info = get_game(stored.game)
         moves = [text for text, _ in stored.moves]
         state, log = replay_moves(info, stored, moves)
@@ -159,10 +163,21 @@ class Room:
             if entry.seat != seat:
                 raise MayaGamesError(f"move {entry.number} is stored for seat {seat} "
                                      f"but replays as seat {entry.seat}'s")
-        agents = {i: make_agent(s.agent, derive_seed(stored.seed, stored.id, "bot", i))
-                  for i, s in enumerate(stored.seats) if s.agent != HUMAN}
+        limits = limits or ServerLimits()
+        agents: dict[int, Agent] = {}
+        broken: dict[int, str] = {}
+        for i, s in enumerate(stored.seats):
+            if s.agent == HUMAN:
+                continue
+            seed = derive_seed(stored.seed, stored.id, "bot", i)
+            try:
+                agents[i] = cap_agent(make_agent(s.agent, seed), limits)
+            except Exception as exc:  # a stored spec this version no longer builds
+                agents[i] = RandomAgent(seed)
+                broken[i] = (f"the bot {s.agent!r} cannot be built ({type(exc).__name__}: "
+                             f"{exc}); it plays random legal moves")
         return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
-                   version=stored.version)
+                   broken_bots=broken, version=stored.version)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -304,8 +319,11 @@ class Room:
         return [s.name for s in self.stored.seats]
 
     def seats_public(self) -> list[dict[str, Any]]:
-        return [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
-                for i, s in enumerate(self.stored.seats)]
+        seats = [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN}
+                 for i, s in enumerate(self.stored.seats)]
+        for seat, reason in self.broken_bots.items():
+            seats[seat]["broken"] = reason
+        return seats
 
     def header(self) -> dict[str, Any]:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,

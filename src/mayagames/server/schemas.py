@@ -8,13 +8,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown fields, no coercion: ``players: true`` or ``"2"`` is a type error."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatSpec(Strict):
     """Who sits at a seat: a person (``human``) or a bot spec such as ``random``."""
 
-    name: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=200)  # then cleaned and cut (limits.clean_name)
     agent: str = Field(default="human", min_length=1, max_length=64)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import re
 import secrets
@@ -32,12 +33,15 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
-from ..agents import AGENT_FACTORIES, make_agent
+from ..agents import AGENT_FACTORIES, RandomAgent, make_agent
 from ..core.errors import MayaGamesError
 from ..core.game import Action, OptionSpec, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
+from ..core.rng import derive_seed
 from .bots import BotPool
+from .db import Database, StoredSeat, StoredTable
+from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
 from .db import Database, StaleWrite, StoredSeat, StoredTable
 from .notify import Listener
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
@@ -89,8 +93,11 @@ class GameService:
     """Everything the HTTP and WebSocket routes delegate to."""
 
     def __init__(self, db: Database, bot_delay: float = 0.0, bot_workers: int = 2,
-                 list_test_games: bool = False, bot_processes: int = 0) -> None:
+                 list_test_games: bool = False, bot_processes: int = 0,
+                 limits: ServerLimits | None = None) -> None:
         self.db = db
+        self.limits = limits or ServerLimits()
+        self.rates = RateLimiter()
         self.bot_delay = bot_delay
         self.list_test_games = list_test_games
         self.rooms: dict[str, Room] = {}
@@ -156,6 +163,13 @@ class GameService:
 
     async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    def check_rate(self, kind: str, key: str, rate: Rate | None, what: str) -> None:
+        """Refuse (429) a request over its rate; ``what`` says which limit in the message."""
+        wait = self.rates.allow(kind, key, rate)
+        if wait:
+            raise ServerError(429, "rate_limited", f"too many {what} (limit {rate}); "
+                              f"try again in {math.ceil(wait)} s", retry_after=wait)
 
     # --- catalogue ----------------------------------------------------------
     def games(self) -> list[dict[str, Any]]:
@@ -225,10 +239,11 @@ class GameService:
             agent = (spec.agent.strip().lower() if spec else HUMAN) or HUMAN
             if agent != HUMAN:
                 try:
-                    make_agent(agent, 0)
-                except ValueError as exc:
-                    raise ServerError(400, "bad_agent", f"seat {i}: {exc}") from exc
-            name = (spec.name or "").strip() if spec else ""
+                    check_bot_spec(agent, self.limits)
+                except BotSpecError as exc:
+                    raise ServerError(422 if exc.limit else 400, "bot_limit" if exc.limit
+                                      else "bad_agent", f"seat {i}: {exc}") from exc
+            name = clean_name(spec.name, self.limits) if spec else ""
             name = name or (f"Player {i + 1}" if agent == HUMAN else f"Bot {i + 1} ({agent})")
             token = secrets.token_urlsafe(24) if agent == HUMAN else None
             tokens.append(token)
@@ -239,7 +254,7 @@ class GameService:
             seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
             options=options, seats=seats)
         try:
-            room = Room.from_stored(stored)
+            room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
         await self.in_db(self.db.insert_table, stored)
@@ -268,7 +283,7 @@ class GameService:
         if stored is None:
             raise ServerError(404, "no_table", f"no table {table_id!r}")
         try:
-            room = Room.from_stored(stored)
+            room = Room.from_stored(stored, self.limits)
         except (MayaGamesError, ValueError, ImportError) as exc:
             self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
             raise ServerError(500, "broken_table", self.broken[table_id]) from exc
@@ -383,12 +398,32 @@ class GameService:
         """Bring ``room`` (its lock held) to the stored table; True if it changed.
 
         Moves added after the room's own are applied one by one (checked as a replay
-        checks them); if the stored moves no longer start with the room's (an undo
-        elsewhere), the room is rebuilt from the stored record. Subscribers get the
+        checks them; read alone when the versions show that nothing else happened); if
+        the stored moves no longer start with the room's (an undo elsewhere), the room is
+        rebuilt from the stored record. Subscribers get the
         new position. Without ``force`` only when other instances may exist.
         """
         if not (self.db.shared or force):
             return False
+        head = await self.in_db(self.db.moves_after, room.id, room.move_number)
+        if head is None or head[0] == room.version:
+            return False
+        version, count, added = head
+        appended = count - room.move_number
+        # only moves were added (no undo) iff the version grew by the number of new moves
+        if version - room.version == appended >= 0 and \
+                [n for n, _, _ in added[:appended]] == list(range(room.move_number + 1, count + 1)):
+            try:
+                for _, text, seat in added[:appended]:
+                    after, entry = room.stored_move(text, seat)
+                    room.commit(after, entry)
+            except MayaGamesError as exc:
+                log.error("table %s: stored moves do not replay: %s", room.id, exc)
+                raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                                  f"{exc}") from exc
+            room.version = version
+            self.broadcast(room)
+            return True
         stored = await self.in_db(self.db.load_table, room.id)
         if stored is None or stored.version == room.version:
             return False
@@ -583,7 +618,10 @@ class GameService:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            action, room.agents[seat] = await self.bots.decide(room.agents[seat], view, legal)
+            action, room.agents[seat], failure = await self.bots.decide(room.agents[seat], view,
+                                                                        legal)
+            if failure is not None:
+                self.bot_broke(room, seat, failure)
             try:
                 await self.play(room, seat, number, action=action)
             except ServerError as exc:
@@ -591,6 +629,15 @@ class GameService:
                 if exc.code != "not_saved":
                     return
                 await asyncio.sleep(1.0)
+
+    def bot_broke(self, room: Room, seat: int, failure: str) -> None:
+        """A bot that failed: the seat is marked broken (every client is told) and plays
+        random legal moves from now on; one log line, not one per move."""
+        agent = room.stored.seats[seat].agent
+        room.broken_bots[seat] = (f"the bot {agent!r} failed ({failure}); it plays random "
+                                  "legal moves from now on")
+        room.agents[seat] = RandomAgent(derive_seed(room.stored.seed, room.id, "fallback", seat))
+        log.error("table %s: bot seat %s (%s) broken: %s", room.id, seat, agent, failure)
 
     # --- replays and records ------------------------------------------------------
     def replay_perspective(self, room: Room, token_seat: int | None, perspective: str) -> int | None | str:
@@ -606,7 +653,7 @@ class GameService:
             return "all"
         if perspective in ("spectator", ""):
             return None
-        if not perspective.isdigit() or not 0 <= int(perspective) < room.stored.num_players:
+        if not (perspective.isascii() and perspective.isdigit()) or len(perspective) > 3 or not 0 <= int(perspective) < room.stored.num_players:
             raise ServerError(400, "bad_perspective", "perspective must be 'all', 'spectator' "
                               f"or a seat 0..{room.stored.num_players - 1}")
         seat = int(perspective)

@@ -1,0 +1,259 @@
+"""What one client may cost the server: the settings of a public server and their checks.
+
+:class:`ServerLimits` gathers every limit (request size, bot thinking, request rates,
+tables kept in memory, allowed WebSocket origins, fixed seeds). Its defaults are safe to
+put on the internet; ``mayagames serve`` sets each one from a flag or an environment
+variable (``docs/server.md`` lists them).
+
+* :func:`check_bot_spec` refuses, when a table is created, a bot spec that would think
+  longer than the limits allow or whose settings are not finite numbers;
+  :func:`cap_agent` bounds an agent built from a stored spec (a table created before the
+  limits were lowered) so that no decision outlives them either.
+* :class:`RateLimiter` keeps token buckets per client address and per seat token.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+import unicodedata
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping
+
+from ..agents import HeuristicAgent, MCTSAgent, make_agent
+
+ENV_PREFIX = "MAYAGAMES_"
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``burst`` requests at once, refilled evenly over ``per`` seconds (a token bucket)."""
+
+    burst: float
+    per: float
+
+    @property
+    def refill(self) -> float:
+        """Tokens added per second."""
+        return self.burst / self.per
+
+    def __str__(self) -> str:
+        return f"{self.burst:g}/{self.per:g}s"
+
+    @classmethod
+    def parse(cls, text: str) -> "Rate | None":
+        """``20/60s`` (20 at once, 20 per minute); ``off``: no limit (None)."""
+        text = text.strip().lower()
+        if text in ("off", "none", "0"):
+            return None
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)\s*s?", text)
+        if not m or float(m.group(1)) <= 0 or float(m.group(2)) <= 0:
+            raise ValueError(f"a rate looks like 20/60s (20 at once, refilled over 60 s) or "
+                             f"'off', not {text!r}")
+        return cls(float(m.group(1)), float(m.group(2)))
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Every limit of the server; defaults fit a public server on a small machine."""
+
+    # requests
+    max_body_bytes: int = 64 * 1024          # a larger body gets 413 before it is read
+    # bots (the default is what the 'hard' level uses: mcts:1s)
+    bot_max_seconds: float = 1.0             # thinking time per decision
+    bot_max_iterations: int = 2000           # MCTS iterations per decision (~1 s on one core)
+    bot_max_samples: int = 3                 # heuristic determinizations per decision ('medium')
+    bot_max_worlds: int = 100                # MCTS sampled worlds kept (worlds=K)
+    bot_max_depth: int = 3                   # heuristic own decisions looked through
+    # request rates (None: unlimited)
+    rate_tables: Rate | None = Rate(20, 60)          # table creations per client address
+    rate_moves: Rate | None = Rate(60, 10)           # moves and undos per seat token
+    rate_moves_address: Rate | None = Rate(300, 10)  # moves and undos per client address
+    rate_state: Rate | None = Rate(60, 10)           # state requests (hello, GET) per address
+    rate_socket: Rate | None = Rate(120, 10)         # messages per WebSocket (flood: closed)
+    # memory
+    max_tables_in_memory: int = 500          # loaded tables kept; the least recent idle go first
+    idle_seconds: float = 600.0              # a table nobody watches is unloaded after this
+    # who may do what
+    allowed_origins: tuple[str, ...] = ()    # WebSocket origins besides the server's own host
+    allow_fixed_seed: bool = False           # may a table's creator choose its seed?
+    max_name_length: int = 40                # seat names are cut to this
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "ServerLimits":
+        """The defaults, changed by ``MAYAGAMES_<FIELD>`` variables, then by ``overrides``
+        (``None`` overrides are ignored: a flag not given)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is not None and raw.strip() != "":
+                values[f.name] = parse_setting(f.name, raw)
+        if env.get(ENV_PREFIX + "RATE_LIMITS", "").strip().lower() == "off":
+            values.update({name: None for name in RATE_FIELDS})
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values (rates as their text), for :meth:`from_dict`."""
+        return {f.name: (str(v) if isinstance(v := getattr(self, f.name), Rate) else
+                         list(v) if isinstance(v, tuple) else v) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ServerLimits":
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name in data:
+                value = data[f.name]
+                if f.name in RATE_FIELDS:
+                    value = Rate.parse(value) if value is not None else None
+                elif f.name == "allowed_origins":
+                    value = tuple(value)
+                values[f.name] = value
+        return replace(cls(), **values)
+
+    def without_rate_limits(self) -> "ServerLimits":
+        return replace(self, **{name: None for name in RATE_FIELDS})
+
+
+RATE_FIELDS = ("rate_tables", "rate_moves", "rate_moves_address", "rate_state", "rate_socket")
+
+
+def parse_setting(name: str, raw: str) -> Any:
+    """A setting's value from its text (environment variable or flag)."""
+    default = getattr(ServerLimits(), name)
+    if name in RATE_FIELDS:
+        return Rate.parse(raw)
+    if name == "allowed_origins":
+        return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+    if isinstance(default, bool):
+        if raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+            raise ValueError(f"{ENV_PREFIX}{name.upper()} must be on or off, not {raw!r}")
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    number = float(raw)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()} must be a positive number, not {raw!r}")
+    return int(number) if isinstance(default, int) else number
+
+
+# --- bot specs ------------------------------------------------------------------------
+class BotSpecError(ValueError):
+    """A bot spec the server refuses: ``limit`` names the setting it exceeds (if any)."""
+
+    def __init__(self, message: str, limit: str | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def check_bot_spec(spec: str, limits: ServerLimits) -> None:
+    """Refuse a spec that does not parse, has a setting that is not a finite number, or
+    would think beyond ``limits`` (the message names the limit and its setting)."""
+    for part in spec.partition(":")[2].split(","):
+        key, sep, value = part.partition("=")
+        if sep and not finite_or_text(value):
+            raise BotSpecError(f"agent {spec!r}: {key.strip()} must be a finite number, "
+                               f"not {value.strip()!r}")
+    try:
+        agent = make_agent(spec, 0)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise BotSpecError(str(exc)) from exc
+    for name, value in vars(agent).items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BotSpecError(f"agent {spec!r}: {name} must be a finite number")
+    for what, value, limit in thinking_of(agent, limits):
+        if value > getattr(limits, limit):
+            raise BotSpecError(
+                f"agent {spec!r}: {what} {value:g} is over this server's limit of "
+                f"{getattr(limits, limit):g} ({limit}, setting {ENV_PREFIX}{limit.upper()})",
+                limit)
+
+
+def finite_or_text(value: str) -> bool:
+    """False for ``nan``, ``inf`` and the like (text that is not a number is for the
+    agent's own parser to judge)."""
+    try:
+        return math.isfinite(float(value))
+    except ValueError:
+        return True
+
+
+def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]]:
+    """What an agent spends per decision: (what, amount, the limit that bounds it)."""
+    if isinstance(agent, MCTSAgent):
+        spent = [("worlds", agent.worlds or 0, "bot_max_worlds")]
+        if agent.seconds is not None:
+            spent.append(("seconds", agent.seconds, "bot_max_seconds"))
+        if agent.iterations is not None:
+            spent.append(("iterations", agent.iterations, "bot_max_iterations"))
+        return spent
+    if isinstance(agent, HeuristicAgent):
+        return [("samples", agent.samples, "bot_max_samples"),
+                ("depth", agent.depth or 0, "bot_max_depth")]
+    return []
+
+
+def cap_agent(agent: Any, limits: ServerLimits) -> Any:
+    """Bound an agent's thinking to ``limits`` (a stored spec from before they were lowered)."""
+    if isinstance(agent, MCTSAgent):
+        if agent.seconds is not None or agent.iterations is None:
+            agent.seconds = min(agent.seconds or limits.bot_max_seconds, limits.bot_max_seconds)
+        if agent.iterations is not None:
+            agent.iterations = min(agent.iterations, limits.bot_max_iterations)
+        agent.worlds = min(agent.worlds or 0, limits.bot_max_worlds)
+    elif isinstance(agent, HeuristicAgent):
+        agent.samples = min(agent.samples, limits.bot_max_samples)
+        if agent.depth is not None:
+            agent.depth = min(agent.depth, limits.bot_max_depth)
+    return agent
+
+
+# --- seat names -----------------------------------------------------------------------
+def clean_name(name: str | None, limits: ServerLimits) -> str:
+    """A seat name fit to show: control and format characters (including bidirectional
+    overrides) removed, spaces collapsed, cut to ``max_name_length``."""
+    text = "".join(" " if ch.isspace() else ch for ch in (name or "")
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(text.split())[:limits.max_name_length].strip()
+
+
+# --- rates ----------------------------------------------------------------------------
+@dataclass
+class Bucket:
+    tokens: float
+    stamp: float
+
+
+@dataclass
+class RateLimiter:
+    """Token buckets by (kind, key); ``allow`` takes one token or says how long to wait.
+
+    Memory stays bounded: past ``max_keys`` buckets, those full again are dropped."""
+
+    max_keys: int = 100_000
+    buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    clock: Any = time.monotonic
+
+    def allow(self, kind: str, key: str, rate: Rate | None) -> float:
+        """0 when allowed (a token taken), else the seconds until one is available."""
+        if rate is None:
+            return 0.0
+        now = self.clock()
+        bucket = self.buckets.get((kind, key))
+        if bucket is None:
+            if len(self.buckets) >= self.max_keys:
+                self.prune(now, rate)
+            bucket = self.buckets[(kind, key)] = Bucket(rate.burst, now)
+        bucket.tokens = min(rate.burst, bucket.tokens + (now - bucket.stamp) * rate.refill)
+        bucket.stamp = now
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return 0.0
+        return (1.0 - bucket.tokens) / rate.refill
+
+    def prune(self, now: float, rate: Rate) -> None:
+        """Forget buckets that have refilled (their keys have been quiet)."""
+        quiet = [k for k, b in self.buckets.items() if (now - b.stamp) * rate.refill >= rate.burst]
+        for key in quiet or list(self.buckets)[: len(self.buckets) // 2]:
+            del self.buckets[key]
