@@ -36,6 +36,7 @@ from .accounts import SESSION_COOKIE
 from .db import DEFAULT_URL, Database
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
+from .bearer import bearer_token
 from .player_routes import add_player_api
 from .players import Players
 from .playerstore import Account
@@ -171,17 +172,6 @@ def add_pages(app: FastAPI) -> None:
 
 
 # --- REST -------------------------------------------------------------------------
-def bearer_token(request: Request) -> str | None:
-    """The seat token from ``Authorization: Bearer TOKEN`` (None when absent)."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ServerError(401, "bad_token", "the Authorization header must be 'Bearer TOKEN'")
-    return token.strip()
-
-
 def client_address(conn: Request | WebSocket) -> str:
     """The client's address (uvicorn puts the proxy's X-Forwarded-For here when trusted)."""
     return conn.client.host if conn.client else "unknown"

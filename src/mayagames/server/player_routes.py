@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse
 from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from .accounts import SESSION_COOKIE, SESSION_DAYS
+from .bearer import bearer_token
 from .players import Players, login_required
 from .playerstore import Account
 from .ratings import account_player, bot_player, rating_dict, BOT_LEVELS
@@ -94,8 +95,6 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
     async def claim(request: Request, room: Room = Depends(room_of),
                     acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Make the guest seat of the bearer token the account's (the invite link then expires)."""
-        from .app import bearer_token
-
         seat = await players.claim(room, bearer_token(request), login_required(acc))
         return room.message(seat)
 
@@ -115,8 +114,6 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
     async def say(req: ChatRequest, request: Request, room: Room = Depends(room_of),
                   acc: Account | None = Depends(account)) -> dict[str, Any]:
         """A chat line from a seat (its token or account) or a logged-in spectator."""
-        from .app import bearer_token
-
         return await players.say(room, bearer_token(request), acc, req.text)
 
     @app.get("/api/ratings/{game}")

@@ -42,6 +42,7 @@ from ..core.game import action_to_dict
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
 from .db import Base, Database, now
+from .bearer import bearer_token
 from .rooms import Room, ServerError
 from .schemas import Strict
 
@@ -301,8 +302,6 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
 
 def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
     """The routes of reviews and hints."""
-    from .app import bearer_token
-
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id, fresh=True)  # every instance's writes
 
