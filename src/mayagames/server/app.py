@@ -71,7 +71,8 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
                           list_test_games=list_test_games, limits=limits)
-    reviews = Reviews(service, review_budget, hint_budgets)
+    reviews = Reviews(service, review_budget, hint_budgets,
+                      is_rated=lambda room: players.meta_of(room).rated)  # no hints in rated games
     players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
                       tick=clock_tick)
 
