@@ -298,7 +298,7 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
                       token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         """A new game of a finished table: same seats and options, a new seed. The first
         call creates it; each seat's token holder gets that seat's new invite (once)."""
-        seat = seat_required(room, token)
+        seat = seat_required(room.seat_of_token(token))
         if room.rematch is None:  # creating a table: the rate of new tables applies
             service.check_rate("tables", client_address(request), limits.rate_tables, "new tables")
         new_room, token_of_seat = await service.rematch(room, seat)
