@@ -227,14 +227,15 @@ def add_api(app: FastAPI, service: GameService) -> None:
                    token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         """Play for the token's seat; ``move_number`` must be the current one."""
         seat = seat_required(room, token)
-        await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
+        room = await service.play(room, seat, req.move_number, action_id=req.action_id,
+                                  text=req.action)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/undo", dependencies=[Depends(move_request)])
     async def undo(req: UndoRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         seat = seat_required(room, token)
-        await service.undo(room, seat, req.move_number)
+        room = await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
     @app.get("/api/tables/{table_id}/replay", dependencies=[Depends(state_request)])

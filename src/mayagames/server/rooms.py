@@ -150,6 +150,9 @@ class Room:
     subscribers: set[Any] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
+    last_used: float = 0.0  # time.monotonic() of the last request (idle rooms are unloaded)
+    evicted: bool = False   # unloaded: requests still holding it use the reloaded room
+    message_cache: dict[Any, Any] = field(default_factory=dict)  # see message()
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
 
     @classmethod
@@ -324,10 +327,28 @@ class Room:
     def header(self) -> dict[str, Any]:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
-                "seats": self.seats_public()}
+                "seats": self.seats_public(),
+                # the creator chose the seed, so may know every hidden card: all are told
+                "seed_fixed": self.stored.seed_fixed}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
+        """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``.
+
+        Kept until the position changes: asking again for the same one (a reconnect, a
+        client that says hello in a loop) costs a look-up, not a new view. Callers must
+        not change the dict they get."""
+        log_from = max(0, min(log_from, len(self.log)))
+        position = (len(self.log), len(self.broken_bots))
+        if self.message_cache.get("state") is not self.state or \
+                self.message_cache.get("position") != position:  # (the state object is held)
+            self.message_cache = {"state": self.state, "position": position}
+        key = (seat, log_from)
+        message = self.message_cache.get(key)
+        if message is None:
+            message = self.message_cache[key] = self.build_message(seat, log_from)
+        return message
+
+    def build_message(self, seat: int | None, log_from: int) -> dict[str, Any]:
         view = self.state.view(seat)
         current = self.state.current_player
         legal = self.state.legal_actions() if seat is not None and seat == current else []

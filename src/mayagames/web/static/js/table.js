@@ -178,7 +178,8 @@ function seatName(seat) {
 function draw() {
   const s = app.state;
   document.title = `mayagames — ${s.title}`;
-  $("title").textContent = `${s.title} · table ${tableId}`;
+  $("title").textContent = `${s.title} · table ${tableId}` +  // issue 10: a chosen seed is disclosed
+    (s.seed_fixed ? " · seed fixed by the table's creator (who may know the hidden cards)" : "");
   if (app.replay) { drawReplay(); return; }
   const yourTurn = !s.terminal && s.seat === s.current_player && s.seat !== null;
   if (s.terminal) setStatus(`Game over — ${s.winners.map(seatName).join(" & ")} ${s.winners.length > 1 ? "win" : "wins"}`);
