@@ -115,11 +115,12 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     noise = _number(keyed, "noise", 0.0, spec)
     epsilon = _number(keyed, "epsilon", 0.0, spec)
     depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth")
+    slack = _number(keyed, "slack", 0.0, spec)
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack")
     if depth != int(depth):
         raise ValueError(f"agent {spec!r}: depth must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
-                          depth=None if depth == -1 else int(depth), name=spec)
+                          depth=None if depth == -1 else int(depth), name=spec, slack=slack)
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import Estimator, estimator, greedy_depth, public_estimate, score_scale
+from .hooks import Estimator, chance_is_revealed, estimator, greedy_depth, public_estimate, score_scale
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -51,27 +51,35 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
-                 estimate: Estimator | None = None) -> None:
+                 estimate: Estimator | None = None, slack: float = 0.0) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
-        if noise < 0 or not 0.0 <= epsilon <= 1.0:
-            raise ValueError("heuristic: noise must be >= 0 and epsilon in [0, 1]")
+        if noise < 0 or slack < 0 or not 0.0 <= epsilon <= 1.0:
+            raise ValueError("heuristic: noise and slack must be >= 0 and epsilon in [0, 1]")
         self.name = name
         self.rng = Rng(seed)
         self.samples = samples
         self.noise = noise
         self.epsilon = epsilon
+        # slack > 0: a careless (epsilon) move is drawn only among the moves within
+        # slack x the game's score scale of the best one (careless, never suicidal)
+        self.slack = slack
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
         self.estimate = estimate  # None: the game's (hooks.estimator)
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if self.epsilon and self.rng.random() < self.epsilon:
+        careless = bool(self.epsilon) and self.rng.random() < self.epsilon
+        if careless and not self.slack:
             return legal[self.rng.randbelow(len(legal))]
         values = self.action_values(view, legal)
+        if careless:
+            best = max(values)
+            near = [i for i, v in enumerate(values) if v >= best - self.slack * score_scale(view.info)]
+            return legal[near[self.rng.randbelow(len(near))]]
         if self.noise:
             spread = self.noise * score_scale(view.info)
             values = [v + spread * gaussian(self.rng) for v in values]
@@ -84,11 +92,21 @@ class HeuristicAgent:
         estimate = self.estimate or estimator(view.info)
         depth = self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
+        # One-ply values of actions that reveal nothing are the same in every sampled world
+        # when the estimate is public and the game flags all chance: valued once, added
+        # once per sample as before (the same sums, bit for bit).
+        reuse = public and depth == 1 and self.samples > 1 and chance_is_revealed(view.info)
+        known: dict[int, float] = {}
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             world = view.determinize(self.rng)
             for i, action in enumerate(legal):
-                totals[i] += value_after(world, action, seat, estimate, depth, public)
+                value = known.get(i)
+                if value is None:
+                    value = value_after(world, action, seat, estimate, depth, public)
+                    if reuse and not view.reveals_information(action):
+                        known[i] = value
+                totals[i] += value
         return [t / self.samples for t in totals]
 
 

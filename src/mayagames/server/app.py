@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -31,6 +31,7 @@ from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
+from ..web.rules import rules_html
 from .db import DEFAULT_URL, Database
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
@@ -138,6 +139,18 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")
+
+    @app.get("/rules/{name}", include_in_schema=False)
+    async def rules_page(name: str) -> HTMLResponse:
+        """The game's rules in our own words (sections have anchor ids: /rules/tzolkin#buildings)."""
+        try:
+            info = get_game(name)
+        except (MayaGamesError, ImportError, KeyError) as exc:
+            raise ServerError(404, "no_game", f"no game {name[:40]!r}") from exc
+        page = rules_html(info)
+        if not page:
+            raise ServerError(404, "no_rules", f"{info.title} has no rules page")
+        return HTMLResponse(page)
 
 
 # --- REST -------------------------------------------------------------------------

@@ -15,6 +15,7 @@ reconstruction where the rulebook text is silent): ``data/*.json`` and ``docs/ti
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..core.game import GameInfo, OptionSpec
@@ -32,20 +33,38 @@ VERSION = "1.0"
 OPTIONS = (
     OptionSpec("guardian_removal", "own",
                "whose other EMs leave the game when a Guardian is placed: 'own' (the rulebook's example, "
-               "gap A12) or 'all' (every colour, the bullet text read literally)", ("own", "all")),
+               "gap A12) or 'all' (every colour, the bullet text read literally)", ("own", "all"),
+               label="Guardian removes", explain="When you place a Guardian on a temple, whose other "
+               "figures on that temple leave the game.",
+               choice_labels={"own": "only your own figures", "all": "everyone's figures"}),
     OptionSpec("starting_prestige", "turn_order",
                "starting Prestige: 'turn_order' (markers on spaces 1, 2, 3, 4 in turn order, gap A4) or 'zero'",
-               ("turn_order", "zero")),
+               ("turn_order", "zero"),
+               label="Starting points", explain="Where the Prestige markers start.",
+               choice_labels={"turn_order": "1, 2, 3, 4 in turn order (as printed)",
+                              "zero": "everyone on 0"}),
     OptionSpec("volcano_order", "turn_order",
                "after the volcano's placer, the other players' 10-AP turns go 'turn_order' (statuettes left "
-               "to right) or 'after_placer' (from the next player on)", ("turn_order", "after_placer")),
+               "to right) or 'after_placer' (from the next player on)", ("turn_order", "after_placer"),
+               label="Volcano scoring order", explain="After the player who laid a volcano, in which order "
+               "the others take their 10-AP turn and score.",
+               choice_labels={"turn_order": "this round's turn order",
+                              "after_placer": "from the next player on"}),
     OptionSpec("builder_counts_guardian", False,
                "whether the Builder power counts temples you hold by a Guardian (gap A16: majority only)",
-               (False, True)),
+               (False, True),
+               label="Builder counts Guardian temples", explain="Whether the Builder power may score a "
+               "temple you hold with a Guardian, not only by majority.",
+               choice_labels={"False": "no, majority only", "True": "yes"}),
     OptionSpec("fisher_source", "supply",
                "the Fisher power's Explorer comes from the 'supply' (gap A16) or 'supply_or_board'",
-               ("supply", "supply_or_board")),
-    OptionSpec("kept_card_spaces", 3, "card spaces on the left of a campsite (gap A10: 3)", (1, 2, 3, 4, 5, 6)),
+               ("supply", "supply_or_board"),
+               label="Fisher's Explorer comes from", explain="Where the Explorer the Fisher power puts on "
+               "a Lake may come from.",
+               choice_labels={"supply": "your supply", "supply_or_board": "your supply or the board"}),
+    OptionSpec("kept_card_spaces", 3, "card spaces on the left of a campsite (gap A10: 3)", (1, 2, 3, 4, 5, 6),
+               label="Kept-card spaces", explain="How many cards you may keep on the left of your "
+               "campsite for later rounds."),
 )
 
 
@@ -72,6 +91,7 @@ INFO = register(GameInfo(
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
     extra={"seat_features": seat_features, "prompt": question},
     narrator=narrate,
+    rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))
 TikalState.info = INFO
 

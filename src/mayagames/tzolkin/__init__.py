@@ -11,6 +11,7 @@ Rules: ``/work/shared/rules/tzolkin.md`` summarised in ``docs/tzolkin_rules_note
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..core.game import GameInfo, OptionSpec
@@ -25,21 +26,37 @@ OPTIONS = (
     OptionSpec("dummy_placement", "opposite",
                "2-3 players: a dummy on the space of each revealed start tile, plus the opposite "
                "hole for the first dummy of each small gear ('opposite'), or only one per tile ('single')",
-               ("opposite", "single")),
+               ("opposite", "single"),
+               label="Neutral workers (2-3 players)", explain="How the neutral workers that block "
+               "spaces in a 2- or 3-player game are set up.",
+               choice_labels={"opposite": "one per revealed tile, plus one opposite on each small gear",
+                              "single": "one per revealed tile only"}),
     OptionSpec("jungle_tiles", "players",
                "harvest tiles per jungle group: as many as players ('players') or always 4 ('four')",
-               ("players", "four")),
+               ("players", "four"),
+               label="Jungle tiles", explain="How many corn and wood tiles each part of the Palenque "
+               "jungle holds.",
+               choice_labels={"players": "as many as players", "four": "always 4"}),
     OptionSpec("monuments", "players_plus_two",
                "monuments dealt: players + 2 ('players_plus_two') or always 6 ('six')",
-               ("players_plus_two", "six")),
+               ("players_plus_two", "six"),
+               label="Monuments on offer", explain="How many monuments are dealt at the start.",
+               choice_labels={"players_plus_two": "players + 2", "six": "always 6"}),
     OptionSpec("corn_vp", "exact",
                "final scoring of corn: exact 1/4 VP each ('exact') or rounded down ('floor')",
-               ("exact", "floor")),
+               ("exact", "floor"),
+               label="Corn at the end", explain="How leftover corn scores at the end: 1/4 point each.",
+               choice_labels={"exact": "exact quarters", "floor": "rounded down to whole points"}),
     OptionSpec("uxmal4_price", "flat",
                "Uxmal 4 price: 2 corn per block ('flat') or the market rate of each block ('market')",
-               ("flat", "market")),
+               ("flat", "market"),
+               label="Building for corn (Uxmal 4)", explain="What a building costs in corn at Uxmal 4.",
+               choice_labels={"flat": "2 corn per resource", "market": "each resource at its market price"}),
     OptionSpec("a1t3_architecture", False,
-               "whether architecture applies to the extra building of A1-T3", (False, True)),
+               "whether architecture applies to the extra building of A1-T3", (False, True),
+               label="Architecture on A1-T3's extra building", explain="Whether your Architecture level "
+               "also helps with the extra building that building A1-T3 lets you construct.",
+               choice_labels={"False": "no", "True": "yes"}),
 )
 
 
@@ -67,6 +84,7 @@ INFO = register(GameInfo(
     doc="Worker placement on the gears of the Maya calendar (base game).",
     extra={"seat_features": seat_features, "details": decision_details},
     narrator=narrate,
+    rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))
 TzolkinState.info = INFO
 
