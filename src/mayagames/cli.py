@@ -146,7 +146,7 @@ def _missing_extra(name: str, extra: str, commands: tuple[str, ...], missing: st
     """Commands that only say which extra to install (their feature's imports failed)."""
     for command in commands:
         def stand_in(ctx: typer.Context) -> None:
-            fail(install_hint(extra, missing))
+            fail(escape(install_hint(extra, missing)))
         app.command(command, help=f"(needs pip install 'mayagames[{extra}]')",
                     context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
                                       "help_option_names": []})(stand_in)
@@ -180,7 +180,7 @@ def main() -> None:
         extra = COMMAND_EXTRAS.get(next((a for a in sys.argv[1:] if not a.startswith("-")), ""))
         if extra is None or (exc.name or "").split(".")[0] == "mayagames":
             raise
-        console.print(f"[red]error:[/red] {install_hint(extra, exc.name)}")
+        console.print(f"[red]error:[/red] {escape(install_hint(extra, exc.name))}")
         raise SystemExit(2) from None
 
 
