@@ -154,6 +154,8 @@ class Room:
     evicted: bool = False   # unloaded: requests still holding it use the reloaded room
     message_cache: dict[Any, Any] = field(default_factory=dict)  # see message()
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
+    waiting: str | None = None  # why the game cannot start yet (a public table not full)
+    extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
     @classmethod
     def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
@@ -221,6 +223,8 @@ class Room:
                               f"move {self.move_number}; here is the current position")
         if seat is None:
             raise ServerError(403, "spectator", "spectators cannot move; open an invite link")
+        if self.waiting:
+            raise ServerError(409, "waiting", f"the game has not started: {self.waiting}")
         if seat != self.state.current_player:
             raise ServerError(403, "not_your_turn",
                               f"it is not seat {seat}'s turn (seat {self.state.current_player} "
@@ -329,7 +333,8 @@ class Room:
                 "num_players": self.stored.num_players, "options": self.stored.options,
                 "seats": self.seats_public(),
                 # the creator chose the seed, so may know every hidden card: all are told
-                "seed_fixed": self.stored.seed_fixed}
+                "seed_fixed": self.stored.seed_fixed,
+                **{k: v() if callable(v) else v for k, v in self.extras.items()}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``.
@@ -338,6 +343,8 @@ class Room:
         client that says hello in a loop) costs a look-up, not a new view. Callers must
         not change the dict they get."""
         log_from = max(0, min(log_from, len(self.log)))
+        if self.extras:  # header parts that change by themselves (clocks, ...): no reuse
+            return self.build_message(seat, log_from)
         position = (len(self.log), len(self.broken_bots))
         if self.message_cache.get("state") is not self.state or \
                 self.message_cache.get("position") != position:  # (the state object is held)
@@ -351,7 +358,8 @@ class Room:
     def build_message(self, seat: int | None, log_from: int) -> dict[str, Any]:
         view = self.state.view(seat)
         current = self.state.current_player
-        legal = self.state.legal_actions() if seat is not None and seat == current else []
+        legal = (self.state.legal_actions()
+                 if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
             "type": "state", **self.header(), "seat": seat,
