@@ -62,6 +62,12 @@ def estimator(info: GameInfo) -> Estimator:
     return found or running_scores
 
 
+def sensible_filter(info: GameInfo) -> Callable[[State, Any], list[Any]] | None:
+    """The game's ``GameInfo.extra["sensible_actions"]``, ``(view, legal) -> subset``: the
+    moves a careful beginner would consider (the ``easy`` level's guard rails), or None."""
+    return info.extra.get("sensible_actions")
+
+
 def has_estimator(info: GameInfo) -> bool:
     return estimator(info) is not running_scores
 

@@ -20,6 +20,7 @@ from .actions import parse_action
 from .components import DATA
 from .narrate import narrate
 from .render import decision_details, render
+from .sensible import sensible_actions
 from .state import TzolkinState
 
 OPTIONS = (
@@ -82,7 +83,8 @@ INFO = register(GameInfo(
     min_players=2, max_players=4, new_game=new_game, parse_action=parse_action, render=render,
     options=OPTIONS, max_decisions=20_000,
     doc="Worker placement on the gears of the Maya calendar (base game).",
-    extra={"seat_features": seat_features, "details": decision_details},
+    extra={"seat_features": seat_features, "details": decision_details,
+           "sensible_actions": sensible_actions},
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))
