@@ -54,3 +54,38 @@ def test_public_estimate_is_the_same_from_every_view(game, players):
             legal = state.legal_actions()
             state.apply_unchecked(legal[rng.randbelow(len(legal))])
     assert checked > 50
+
+
+def test_tikal_actions_that_reveal_nothing_have_one_public_result():
+    """Tikal declares ``CHANCE_IS_REVEALED``: an action that does not reveal information
+    gives the same estimate and the same view in every determinization of the mover's view
+    (the heuristic bot then values it once for all its sampled worlds)."""
+    import json
+
+    from mayagames.agents.hooks import chance_is_revealed, estimator
+    from mayagames.core import get_game, new_game
+    from mayagames.core.rng import Rng
+
+    info = get_game("tikal")
+    assert chance_is_revealed(info)
+    estimate = estimator(info)
+    state, rng, checked = new_game("tikal", 2, 5), Rng(5), 0
+    while not state.is_terminal:
+        if rng.randbelow(15) == 0:
+            seat = state.current_player
+            view = state.view(seat)
+            worlds = [view.determinize(Rng(k)) for k in range(2)]
+            for action in state.legal_actions():
+                if state.reveals_information(action):
+                    continue
+                results = []
+                for world in worlds:
+                    after = world.clone()
+                    after.apply_unchecked(action)
+                    results.append((after.is_terminal, estimate(after),
+                                    json.dumps(after.view(seat).to_dict(), sort_keys=True, default=str)))
+                assert results[0] == results[1], action
+                checked += 1
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randbelow(len(legal))])
+    assert checked > 30

@@ -494,23 +494,28 @@ def test_serve_with_workers_runs_several_instances_on_one_port(own_cluster, tmp_
                       extra=("--workers", "2"))
     group.instances.append(server)
     server.wait_up()
-    table = create_table(server, ["human", "human"], seed=61)
     seen: set[str] = set()
-    for _ in range(60):
+    deadline = time.monotonic() + 90  # the second worker may still be starting
+    while len(seen) < 2 and time.monotonic() < deadline:
         with httpx.Client(timeout=30) as fresh:  # a new connection: any worker may take it
             seen.add(fresh.get(f"{server.url}/api/health").json()["instance"])
+        time.sleep(0.05)
+    assert len(seen) == 2
+    table = create_table(server, ["human", "human"], seed=61)
+    while True:
+        with httpx.Client(timeout=30) as fresh:
             now = fresh.get(f"{server.url}/api/tables/{table['table']}").json()
-            if now["terminal"] or len(seen) > 1 and now["move_number"] >= 4:
+            if now["terminal"]:
                 break
             seat = now["current_player"]
             mine = fresh.get(f"{server.url}/api/tables/{table['table']}",
                              headers=bearer(table["tokens"][seat])).json()
+        with httpx.Client(timeout=30) as fresh:
             answer = fresh.post(f"{server.url}/api/tables/{table['table']}/moves",
                                 headers=bearer(table["tokens"][seat]),
                                 json={"move_number": now["move_number"],
                                       "action": legal_texts(mine)[0]})
             assert answer.status_code == 200, answer.text
-    assert len(seen) == 2
     count = state(server, table)["move_number"]
     assert count >= 4 and group.db.move_numbers(table["table"]) == list(range(1, count + 1))
 

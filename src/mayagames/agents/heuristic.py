@@ -19,8 +19,8 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import (Estimator, estimator, greedy_depth, public_estimate, score_scale,
-                    sensible_filter)
+from .hooks import (Estimator, chance_is_revealed, estimator, greedy_depth, public_estimate,
+                    score_scale, sensible_filter)
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -99,11 +99,21 @@ class HeuristicAgent:
         estimate = self.estimate or estimator(view.info)
         depth = self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
+        # One-ply values of actions that reveal nothing are the same in every sampled world
+        # when the estimate is public and the game flags all chance: valued once, added
+        # once per sample as before (the same sums, bit for bit).
+        reuse = public and depth == 1 and self.samples > 1 and chance_is_revealed(view.info)
+        known: dict[int, float] = {}
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             world = view.determinize(self.rng)
             for i, action in enumerate(legal):
-                totals[i] += value_after(world, action, seat, estimate, depth, public)
+                value = known.get(i)
+                if value is None:
+                    value = value_after(world, action, seat, estimate, depth, public)
+                    if reuse and not view.reveals_information(action):
+                        known[i] = value
+                totals[i] += value
         return [t / self.samples for t in totals]
 
 

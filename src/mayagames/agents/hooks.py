@@ -103,6 +103,19 @@ def public_estimate(info: GameInfo) -> bool:
     return bool(found)
 
 
+def chance_is_revealed(info: GameInfo) -> bool:
+    """Whether every action whose result depends on hidden parts or chance says so in
+    ``State.reveals_information`` (the module's ``CHANCE_IS_REVEALED``): then an action
+    that reveals nothing leads to the same public position in every determinization of a
+    view, and a bot with a public estimate may value it once instead of once per sampled
+    world. False unless the game says so."""
+    found = info.extra.get("chance_is_revealed")
+    if found is None:
+        module = hooks_module(info)
+        found = getattr(module, "CHANCE_IS_REVEALED", False) if module else False
+    return bool(found)
+
+
 def seat_features(info: GameInfo) -> FeatureFn | None:
     """The game's per-seat categorical features for balance reports, if any."""
     found = info.extra.get("seat_features")

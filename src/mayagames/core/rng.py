@@ -44,7 +44,10 @@ class Rng:
         """A uniform integer in ``[0, n)`` (multiply-shift; bias below 2**-50)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        return (self.next64() * n) >> 64
+        self.state = s = (self.state + _GAMMA) & _MASK  # next64, inlined (a hot path)
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def randint(self, a: int, b: int) -> int:
         """A uniform integer in ``[a, b]``."""
@@ -58,10 +61,16 @@ class Rng:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, seq: MutableSequence[T]) -> None:
-        """Fisher–Yates shuffle in place."""
+        """Fisher–Yates shuffle in place (``randbelow(i + 1)`` for each ``i`` from the top,
+        inlined: the same draws)."""
+        s = self.state
         for i in range(len(seq) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            s = (s + _GAMMA) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             seq[i], seq[j] = seq[j], seq[i]
+        self.state = s
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)

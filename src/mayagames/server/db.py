@@ -434,6 +434,20 @@ class Database:
         with Session(self.engine) as session:
             return [_stored(row, None) for row in session.execute(query).scalars()]
 
+    def moves_after(self, table_id: str, known: int) -> tuple[int, int, list[tuple[int, str, int]]] | None:
+        """The table's version and move count, and its moves numbered above ``known``
+        ((number, notation, seat)); None if there is no such table. Two light reads: the
+        catch-up of an instance that is a move or two behind."""
+        with self.engine.connect() as conn:
+            head = conn.execute(select(TableRow.version, TableRow.move_count)
+                                .where(TableRow.id == table_id)).first()
+            if head is None:
+                return None
+            moves = conn.execute(select(MoveRow.number, MoveRow.text, MoveRow.seat)
+                                 .where(MoveRow.table_id == table_id, MoveRow.number > known)
+                                 .order_by(MoveRow.number)).all()
+        return int(head[0]), int(head[1]), [(m[0], m[1], m[2]) for m in moves]
+
     def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The current version of each table (missing ones are left out)."""
         if not table_ids:

@@ -377,12 +377,32 @@ class GameService:
         """Bring ``room`` (its lock held) to the stored table; True if it changed.
 
         Moves added after the room's own are applied one by one (checked as a replay
-        checks them); if the stored moves no longer start with the room's (an undo
-        elsewhere), the room is rebuilt from the stored record. Subscribers get the
+        checks them; read alone when the versions show that nothing else happened); if
+        the stored moves no longer start with the room's (an undo elsewhere), the room is
+        rebuilt from the stored record. Subscribers get the
         new position. Without ``force`` only when other instances may exist.
         """
         if not (self.db.shared or force):
             return False
+        head = await self.in_db(self.db.moves_after, room.id, room.move_number)
+        if head is None or head[0] == room.version:
+            return False
+        version, count, added = head
+        appended = count - room.move_number
+        # only moves were added (no undo) iff the version grew by the number of new moves
+        if version - room.version == appended >= 0 and \
+                [n for n, _, _ in added[:appended]] == list(range(room.move_number + 1, count + 1)):
+            try:
+                for _, text, seat in added[:appended]:
+                    after, entry = room.stored_move(text, seat)
+                    room.commit(after, entry)
+            except MayaGamesError as exc:
+                log.error("table %s: stored moves do not replay: %s", room.id, exc)
+                raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                                  f"{exc}") from exc
+            room.version = version
+            self.broadcast(room)
+            return True
         stored = await self.in_db(self.db.load_table, room.id)
         if stored is None or stored.version == room.version:
             return False

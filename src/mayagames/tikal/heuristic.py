@@ -40,6 +40,10 @@ from .state import JUNGLE, LAKE, OVER, RUINS, TEMPLE, VOLCANO, TikalState
 # estimate_scores reads only public information, so a full state gives the same estimate as
 # any seat's view of it (tests/equivalence checks this); bots may skip building the view.
 PUBLIC_ESTIMATE = True
+# every action whose result depends on a hidden part (deck, bag, piles, face-down treasures)
+# is flagged by reveals_information; bots may value the others once for all sampled worlds
+# (tests/equivalence checks it)
+CHANCE_IS_REVEALED = True
 SCORE_SCALE = 20.0
 SCORED_KINDS = frozenset((TEMPLE, VOLCANO, JUNGLE, LAKE, RUINS))
 DECAY = 0.8  # a later scoring keeps this share of the current position's value

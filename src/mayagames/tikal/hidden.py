@@ -30,10 +30,16 @@ def _unseen_ap(s: TikalState) -> list[int]:
     return sorted(pool.elements())
 
 
-def _unseen_tiles(s: TikalState, letter: str) -> list[int]:
+def _seen_tiles(s: TikalState) -> set[int]:
     seen = set(s.tile_display + s.tiles_out + [t for t in s.tile_on if t >= 0])
     for seat in range(s.num_players):
         seen.update(s.camp_tiles[seat])
+    return seen
+
+
+def _unseen_tiles(s: TikalState, letter: str, seen: set[int] | None = None) -> list[int]:
+    if seen is None:
+        seen = _seen_tiles(s)
     return [t for t in s.C.tiles_with_back(letter) if t not in seen]
 
 
@@ -62,8 +68,9 @@ def determinize(view: TikalState, rng: Rng) -> TikalState:
     ap = _unseen_ap(view)
     rng.shuffle(ap)
     full.bag, full.ap_removed = ap[:len(view.bag)], ap[len(view.bag):]
+    seen_tiles = _seen_tiles(view)
     for letter in DRAWN_LETTERS:
-        pile = _unseen_tiles(view, letter)
+        pile = _unseen_tiles(view, letter, seen_tiles)
         rng.shuffle(pile)
         full.piles[letter] = pile
     treasures = _unseen_treasures(view)

@@ -112,9 +112,20 @@ def temple_outlook(s: Any, seat: int, leaders: list[tuple[int, int]] | None = No
     at a middle-of-age day the goods of the step and below."""
     P = s.p[seat]
     leaders = leaders or temple_leaders(s)
+    key = (s.food_done, P[TEMPLE], P[TEMPLE + 1], P[TEMPLE + 2], *leaders)
+    found = _TEMPLE_OUTLOOK.get(key)
+    if found is None:  # a pure function of the key: remembered (a few hundred keys at most)
+        found = _TEMPLE_OUTLOOK[key] = _temple_outlook(s.food_done, P, leaders)
+    return found
+
+
+_TEMPLE_OUTLOOK: dict[tuple, float] = {}
+
+
+def _temple_outlook(food_done: int, P: list[int], leaders: list[tuple[int, int]]) -> float:
     total = 0.0
     steps = [P[TEMPLE + t] + 1 for t in range(3)]
-    for index in range(s.food_done, 4):
+    for index in range(food_done, 4):
         if FOOD_KIND[index] == "end":
             age = 1 if index < 2 else 2
             total += TEMPLE_VP[0][steps[0]] + TEMPLE_VP[1][steps[1]] + TEMPLE_VP[2][steps[2]]
@@ -148,6 +159,16 @@ def corn_on_the_way(s: Any, seat: int) -> int:
 def waiting_value(g: int, pos: int, rounds: int) -> float:
     """What a worker on space ``pos`` of gear ``g`` is worth if its owner picks it up at
     the best later moment (at most ``rounds`` days on, and before it falls off the top)."""
+    found = _WAITING.get((g, pos, rounds))
+    if found is None:  # a pure function of small integers: remembered
+        found = _WAITING[g, pos, rounds] = _waiting_value(g, pos, rounds)
+    return found
+
+
+_WAITING: dict[tuple[int, int, int], float] = {}
+
+
+def _waiting_value(g: int, pos: int, rounds: int) -> float:
     values = PICK_VALUE[g]
     last = min(len(values) - 1, pos + rounds)
     return max(values[q] - WAIT_VP * (q - pos) for q in range(pos, last + 1))
