@@ -69,7 +69,7 @@ class Cluster:
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
 
     async def wait(self) -> None:
-        await asyncio.gather(*(wait_up(base, 60) for base in self.bases))
+        await asyncio.gather(*(wait_up(base, 180) for base in self.bases))
 
     def close(self) -> None:
         for process in self.processes:

@@ -14,7 +14,8 @@
 Writes ``OUT/review_quality.json``, ``OUT/review_quality.md`` and one calibration plot per
 game (``OUT/calibration_GAME.png``)::
 
-    .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 2 --budget 200 --jobs 2
+    .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 2 --budget 200 --jobs 2 --log runs/rq.jsonl
+    .venv/bin/python benchmarks/bench_review.py --summary --log runs/rq.jsonl   # a partial run's figures
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 10 --budget 2000 --jobs 32  # larger
 
 Every figure is a pure function of the arguments (iteration budgets, derived seeds), so a
@@ -26,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,28 @@ def markdown(summary: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def summarise(results: list[dict[str, Any]], games: list[str], out: Path, args_text: str,
+              budget: int) -> dict[str, Any]:
+    """Figures, plots and the Markdown page from the per-game results (possibly partial)."""
+    summary: dict[str, Any] = {"args": args_text, "games": {}}
+    for game in games:
+        mine = [r for r in results if r["game"] == game]
+        if not mine:
+            continue
+        rows = [row for r in mine for row in r["rows"]]
+        errors = [r["error"] for r in mine if r.get("error")]
+        figures = {"games": len(mine) - len(errors), "errors": errors,
+                   "calibration": calibration(rows), "agreement": agreement(rows),
+                   "cpu_s": round(sum(r.get("cpu", 0) for r in mine), 1),
+                   "play_cpu_s": round(sum(r.get("play_cpu", 0) for r in mine), 1), "rows": rows}
+        summary["games"][game] = figures
+        plot(game, figures["calibration"], out / f"calibration_{game}.png", budget)
+        print(game, json.dumps({k: v for k, v in figures.items() if k != "rows"}))
+    (out / "review_quality.json").write_text(json.dumps(summary, indent=1) + "\n")
+    (out / "review_quality.md").write_text(markdown(summary))
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="tikal, tzolkin (default both)")
@@ -176,31 +199,33 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("docs/review_quality"))
+    parser.add_argument("--log", type=Path, help="append each game's results here (JSON lines) "
+                        "as it ends; with --summary, only summarise that log")
+    parser.add_argument("--summary", action="store_true", help="summarise --log (a run in progress or stopped)")
     args = parser.parse_args()
     games = args.game or ["tikal", "tzolkin"]
+    args_text = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
+                         if k not in ("out", "game", "log", "summary")) + f" (games: {', '.join(games)})"
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.summary:
+        results = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]
+        summarise(results, games, args.out, args_text + f"; {len(results)} games in the log",
+                  args.budget)
+        return
     task_args = {"agent": args.agent, "decisions": args.decisions, "budget": args.budget,
                  "agree_every": args.agree_every, "seed": args.seed}
-    args.out.mkdir(parents=True, exist_ok=True)
-    summary: dict[str, Any] = {"args": " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
-                                                if k not in ("out", "game")) + f" --games-of {','.join(games)}",
-                               "games": {}}
+    # The games alternate between the games, so a run stopped early is balanced.
+    work = [(game, index) for index in range(args.games) for game in games]
+    results = []
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-        for game in games:
-            start = time.time()
-            results = list(pool.map(measure_game, [game] * args.games, range(args.games),
-                                    [task_args] * args.games))
-            rows = [row for r in results for row in r["rows"]]
-            errors = [r["error"] for r in results if r.get("error")]
-            figures = {"games": len(results) - len(errors), "errors": errors,
-                       "calibration": calibration(rows), "agreement": agreement(rows),
-                       "cpu_s": round(sum(r.get("cpu", 0) for r in results), 1),
-                       "play_cpu_s": round(sum(r.get("play_cpu", 0) for r in results), 1),
-                       "wall_s": round(time.time() - start, 1), "rows": rows}
-            summary["games"][game] = figures
-            plot(game, figures["calibration"], args.out / f"calibration_{game}.png", args.budget)
-            print(game, json.dumps({k: v for k, v in figures.items() if k != "rows"}, indent=1))
-    (args.out / "review_quality.json").write_text(json.dumps(summary, indent=1) + "\n")
-    (args.out / "review_quality.md").write_text(markdown(summary))
+        futures = [pool.submit(measure_game, game, index, task_args) for game, index in work]
+        for future in as_completed(futures):
+            result = future.result()
+            results.append(result)
+            if args.log:
+                with args.log.open("a") as log:
+                    log.write(json.dumps(result) + "\n")
+    summarise(results, games, args.out, args_text, args.budget)
     print(f"wrote {args.out}")
 
 

@@ -145,7 +145,7 @@ class TerminalGame:
 
     def show_details(self, seat: int) -> None:
         """The game's optional details of the pending decision (Rich markup)."""
-        details = self.state.info.extra.get("details")  # (view, seat) -> str
+        details = self.state.info.plugin.part("details")  # (view, seat) -> str
         if details:
             text = details(self.state.view(seat), seat)
             if text:
@@ -153,7 +153,7 @@ class TerminalGame:
 
     def human_turn(self, seat: int) -> Action:
         legal = self.state.legal_actions()
-        question = self.state.info.extra.get("prompt")  # optional: (state) -> what is asked now
+        question = self.state.info.plugin.part("prompt")  # optional: (state) -> what is asked now
         asked = f": {escape(question(self.state))}" if question else ""
         self.say(f"\n[bold]{self.seat_label(seat)} to move[/bold]{asked}")
         self.say(escape(format_moves(legal)))

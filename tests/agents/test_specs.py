@@ -9,7 +9,9 @@ from typer.testing import CliRunner
 
 from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgent, MCTSAgent,
                               RandomAgent, make_agent, parse_budget)
-from mayagames.agents import hooks, toy_heuristic
+from mayagames.agents import hooks
+from mayagames.core import toy_heuristic
+from mayagames.core.game import GamePlugin
 from mayagames.agents.mcts import win_chances
 from mayagames.cli import app
 from mayagames.core import GameRecord, get_game, new_game, verify
@@ -72,18 +74,18 @@ def test_toy_hooks_are_found_and_unknown_games_fall_back_to_running_scores():
     assert hooks.estimator(toy) is toy_heuristic.estimate_scores
     assert hooks.seat_features(toy) is toy_heuristic.seat_features
     assert hooks.score_scale(toy) == toy_heuristic.SCORE_SCALE and hooks.has_estimator(toy)
-    bare = replace(toy, name="toy-without-hooks")
+    bare = replace(toy, name="toy-without-hooks", plugin=GamePlugin())
     assert hooks.estimator(bare) is hooks.running_scores and not hooks.has_estimator(bare)
     assert hooks.seat_features(bare) is None
     assert hooks.score_scale(bare) == hooks.DEFAULT_SCORE_SCALE
 
 
-def test_game_info_extra_overrides_the_module():
+def test_the_plugin_fields_are_what_the_bots_use():
     def mine(state):
         return [0.0] * state.num_players
 
-    info = replace(get_game("toy"), extra={"estimate_scores": mine, "score_scale": 9,
-                                           "seat_features": lambda s: []})
+    info = replace(get_game("toy"), plugin=GamePlugin(estimate_scores=mine, score_scale=9,
+                                                      seat_features=lambda s: []))
     assert hooks.estimator(info) is mine and hooks.score_scale(info) == 9.0
     assert hooks.seat_features(info)(None) == []
 

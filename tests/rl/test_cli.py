@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from mayagames.cli import app
 from mayagames.rl import encoded_games, get_encoding
-from mayagames.rl.encoders.toy import ToyObserver
+from mayagames.core.toy_encoding import ToyObserver
 
 runner = CliRunner()
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"

@@ -9,7 +9,7 @@ from mayagames.core import OptionError, new_game
 from mayagames.core.conformance import play_random_game
 from mayagames.core.rng import Rng
 from mayagames.rl import EncodingError, Field, Layout, env, get_encoding, encoded_games
-from mayagames.rl.encoders.toy import ToyCodec
+from mayagames.core.toy_encoding import ToyCodec
 
 
 

@@ -145,3 +145,13 @@ def test_a_hint_reads_only_the_seats_view():
         expected = compute_hint(view, seat, level, "40i", 9)
         other = view.determinize(Rng(2)).view(seat)
         assert compute_hint(other, seat, level, "40i", 9) == expected
+
+
+def test_reviews_and_hints_stay_within_the_thinking_caps(make_app):
+    from mayagames.arena.review import Budget
+
+    app = make_app(review_budget="50000i", hint_budgets={"hard": "9s"})
+    limits = app.state.service.limits
+    assert app.state.reviews.budget == Budget(limits.bot_max_iterations)
+    assert Budget.parse(app.state.reviews.hint_budgets["hard"]) == Budget(
+        limits.bot_max_iterations, limits.bot_max_seconds)

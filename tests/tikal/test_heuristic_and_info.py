@@ -58,7 +58,7 @@ def test_volcanoes_to_come_count_as_scorings():
 
 def test_seat_features_for_balance_reports():
     s = fresh(3, seed=35)
-    features = get_game("tikal").extra["seat_features"](s)
+    features = get_game("tikal").plugin.seat_features(s)
     assert len(features) == 3
     assert {f["starting_position"] for f in features} == {"1", "2", "3"}
     assert all(f["director_power"] == "unused" for f in features)
@@ -67,7 +67,7 @@ def test_seat_features_for_balance_reports():
     put(s, 0, "e5", explorers=1)
     s.director[0] = 1
     play(s, "power builder")
-    assert get_game("tikal").extra["seat_features"](s)[0]["director_power"] == "builder"
+    assert get_game("tikal").plugin.seat_features(s)[0]["director_power"] == "builder"
 
 
 def test_reveals_information_marks_chance_and_hidden_draws():
@@ -86,4 +86,4 @@ def test_game_info():
     assert info.min_players == 1 and info.max_players == 4 and info.title == "Tikal Legend"
     assert {o.name for o in info.options} == {"guardian_removal", "starting_prestige", "volcano_order",
                                               "builder_counts_guardian", "fisher_source", "kept_card_spaces"}
-    assert callable(info.extra["prompt"])
+    assert callable(info.plugin.prompt)

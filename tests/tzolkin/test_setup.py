@@ -176,7 +176,7 @@ def test_to_dict_layout_is_complete_and_json_ready():
 def test_seat_features():
     from mayagames.core import get_game
     s = new_game("tzolkin", 3, seed=4)
-    features = get_game("tzolkin").extra["seat_features"]
+    features = get_game("tzolkin").plugin.seat_features
     assert features(s)[1] == {"seat": "1", "starting_player": "false", "tiles": ["?", "?"]}
     draft(s)
     f = features(s)

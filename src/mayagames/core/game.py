@@ -148,6 +148,69 @@ def default_narration(before: "State", action: "Action", after: "State",
 
 
 @dataclass(frozen=True)
+class Lazy:
+    """A reference ``"package.module:attribute"`` imported on first :meth:`load`.
+
+    A game names its heavier parts this way (an RL encoding needs NumPy, a catalogue
+    reads every data file), so importing the game stays cheap and a part is loaded only
+    by the layer that uses it. Being a string, the reference adds no import edge.
+    """
+
+    path: str
+
+    def load(self) -> Any:
+        import importlib
+
+        module, _, attribute = self.path.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+
+def resolve(part: Any) -> Any:
+    """A plug-in part itself: ``Lazy`` references are loaded, anything else returned."""
+    return part.load() if isinstance(part, Lazy) else part
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything the layers outside a game (bots, arena, server, web, RL, terminal) get
+    from it, as typed fields: they import no module of the game.
+
+    Each function field holds the function or a :class:`Lazy` reference to it (read
+    through :meth:`part`); ``None`` means the game has no such part and each layer
+    falls back as documented.
+    """
+
+    #: (state or view) -> every seat's estimated *final* score (bots); must not need
+    #: hidden information. Fallback: the running scores.
+    estimate_scores: "Callable[[State], list[float]] | Lazy | None" = None
+    #: a typical decisive score difference (MCTS turns estimates into win chances with it)
+    score_scale: float = 5.0
+    #: own consecutive decisions the heuristic bot looks through (1: one-ply greedy)
+    greedy_depth: int = 1
+    #: whether the estimate reads only public information (a bot may skip building views)
+    public_estimate: bool = False
+    #: whether every action whose result depends on hidden parts or chance says so in
+    #: ``State.reveals_information`` (a bot may then value a non-revealing action once)
+    chance_is_revealed: bool = False
+    #: (final state) -> per seat, categorical features (str or list of str) for balance reports
+    seat_features: "Callable[[State], list[dict[str, Any]]] | Lazy | None" = None
+    #: (state) -> the question the current player is asked now (terminal)
+    prompt: "Callable[[State], str] | Lazy | None" = None
+    #: (view, seat) -> what each option of the pending decision gives (terminal, Rich markup)
+    details: "Callable[[State, int | None], str] | Lazy | None" = None
+    #: () -> what every component id means, in words (``GET /api/games/NAME/catalogue``)
+    catalogue: "Callable[[], dict[str, Any]] | Lazy | None" = None
+    #: the RL encoding (a ``mayagames.rl.encoding.GameEncoding``), usually a Lazy reference
+    encoding: "Any | Lazy | None" = None
+    #: (view, legal) -> the moves a careful beginner would consider (the ``easy`` bot's guard rails)
+    sensible_actions: "Callable[[State, Any], list[Any]] | Lazy | None" = None
+
+    def part(self, name: str) -> Any:
+        """The field ``name``, a Lazy reference loaded."""
+        return resolve(getattr(self, name))
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """A game's metadata, as data. Registered by :func:`mayagames.core.registry.register`."""
 
@@ -162,7 +225,8 @@ class GameInfo:
     options: tuple[OptionSpec, ...] = ()
     max_decisions: int = 100_000
     doc: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    #: what the outer layers get from the game (estimate, catalogue, encoding, ...)
+    plugin: GamePlugin = field(default_factory=GamePlugin)
     # (before, action, after, viewer) -> Narration; see :meth:`narrate`
     narrator: Callable[["State", Action, "State", int | None], Narration] | None = None
     rules_page: str = ""  # Markdown rules page in our own words (served at /rules/NAME)

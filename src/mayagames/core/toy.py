@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction, NotationError
-from .game import GameEvent, GameInfo, Narration, OptionSpec, State, seat_ref
+from .game import GameEvent, GameInfo, GamePlugin, Lazy, Narration, OptionSpec, State, seat_ref
 from .registry import register
 from .rng import Rng
 
@@ -255,6 +255,10 @@ INFO = register(GameInfo(
     min_players=2, max_players=4,
     new_game=lambda num_players, seed, options: ToyState(num_players, seed, options),
     parse_action=parse_action, render=render, max_decisions=200, narrator=narrate,
+    plugin=GamePlugin(  # the toy's parts live beside it (Lazy: they import this module)
+        estimate_scores=Lazy("mayagames.core.toy_heuristic:estimate_scores"), score_scale=2.0,
+        seat_features=Lazy("mayagames.core.toy_heuristic:seat_features"),
+        encoding=Lazy("mayagames.core.toy_encoding:ENCODING")),
     options=(OptionSpec("swaps", SWAPS_PER_PLAYER,
                         "swaps per player per game; 0 = unlimited (a game that may never end)"),),
 ))

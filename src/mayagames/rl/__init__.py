@@ -11,7 +11,8 @@ True
 * :func:`get_encoding`: a game's :class:`ActionCodec` and
   :class:`ObservationEncoder` (integer actions, masks, observation layout).
 
-Adding a game is one module, ``mayagames/rl/encoders/<game>.py``; see ``docs/rl.md``.
+Adding a game is one module of its package, ``mayagames/<game>/encoding.py``, named by
+its ``GamePlugin.encoding``; see ``docs/rl.md``.
 """
 
 from __future__ import annotations

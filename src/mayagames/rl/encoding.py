@@ -1,7 +1,8 @@
 """Integer actions and observation tensors: the per-game encoding contract.
 
-A game becomes an RL environment through one module, ``mayagames.rl.encoders.<game>``,
-that defines a :class:`GameEncoding`: an :class:`ActionCodec` (a fixed integer action
+A game becomes an RL environment through one module of its own package
+(``mayagames.<game>.encoding``, named by ``GamePlugin.encoding``) that defines a
+:class:`GameEncoding`: an :class:`ActionCodec` (a fixed integer action
 space per player count, with encode/decode between integers and the engine's
 actions) and an :class:`ObservationEncoder` (a flat ``float32`` tensor with a
 documented :class:`Layout`, built from one seat's *view* only). The environments
@@ -15,8 +16,6 @@ in :mod:`mayagames.rl` know nothing else about a game.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -25,8 +24,8 @@ import numpy as np
 
 from ..core.errors import IllegalAction, OptionError
 from ..core.game import Action, State
+from ..core.registry import all_game_names, get_game
 
-ENCODERS_PACKAGE = "mayagames.rl.encoders"
 
 
 class EncodingError(ValueError):
@@ -305,17 +304,17 @@ def register_encoding(encoding: GameEncoding) -> GameEncoding:
 
 
 def encoded_games() -> list[str]:
-    """Games that have an encoding module in :mod:`mayagames.rl.encoders`."""
-    package = importlib.import_module(ENCODERS_PACKAGE)
-    found = {m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
+    """Games whose plug-in names an encoding (``GamePlugin.encoding``), and any
+    registered with :func:`register_encoding`."""
+    found = {name for name in all_game_names() if get_game(name).plugin.encoding is not None}
     return sorted(found | set(_ENCODINGS))
 
 
 def get_encoding(game: str) -> GameEncoding:
-    """The encoding of ``game``, importing ``mayagames.rl.encoders.<game>`` if needed."""
+    """The encoding of ``game``: its plug-in's ``encoding`` (loaded on first use)."""
     key = game.strip().lower()
     if key not in _ENCODINGS and key in encoded_games():
-        importlib.import_module(f"{ENCODERS_PACKAGE}.{key}")
+        register_encoding(get_game(key).plugin.part("encoding"))
     if key not in _ENCODINGS:
         raise OptionError(f"no RL encoding for game {game!r}; encoded games: {encoded_games()}")
     return _ENCODINGS[key]

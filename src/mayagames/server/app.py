@@ -35,6 +35,7 @@ from ..web.rules import rules_html
 from .db import DEFAULT_URL, Database
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
+from .bearer import bearer_token
 from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
@@ -154,17 +155,6 @@ def add_pages(app: FastAPI) -> None:
 
 
 # --- REST -------------------------------------------------------------------------
-def bearer_token(request: Request) -> str | None:
-    """The seat token from ``Authorization: Bearer TOKEN`` (None when absent)."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ServerError(401, "bad_token", "the Authorization header must be 'Bearer TOKEN'")
-    return token.strip()
-
-
 def client_address(conn: Request | WebSocket) -> str:
     """The client's address (uvicorn puts the proxy's X-Forwarded-For here when trusted)."""
     return conn.client.host if conn.client else "unknown"

@@ -26,6 +26,7 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    review_budget: str = typer.Option("300i", help="game reviews: search iterations per decision (e.g. 300i)"),
     max_body_bytes: Optional[int] = typer.Option(
         None, help="largest request body or WebSocket message [MAYAGAMES_MAX_BODY_BYTES; 65536]"),
     bot_max_seconds: Optional[float] = typer.Option(
@@ -86,7 +87,7 @@ def serve(
 
     from .app import create_app
     settings = {"database_url": database_url, "bot_delay": bot_delay, "bot_workers": bot_workers,
-                "bot_processes": bot_processes,
+                "bot_processes": bot_processes, "review_budget": review_budget,
                 "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1"}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"mayagames web app: open http://{shown}:{port}/  (Ctrl-C stops it)")

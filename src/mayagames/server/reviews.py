@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from ..core.game import action_to_dict
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
 from .db import Base, Database, now
+from .bearer import bearer_token
 from .rooms import Room, ServerError
 from .schemas import Strict
 
@@ -154,10 +156,15 @@ class Reviews:
                  is_rated: Callable[[Room], bool] | None = None) -> None:
         self.service = service
         self.store = ReviewStore(service.db)
-        self.budget = Budget.parse(review_budget)
-        if self.budget.iterations is None:
+        limits = service.limits  # the server's thinking caps bound reviews and hints too
+        parsed = Budget.parse(review_budget)
+        if parsed.iterations is None:
             raise ValueError("the review budget must be a number of iterations (e.g. 300i)")
-        self.hint_budgets = {"hard": LEVELS["hard"][0].partition(":")[2], **(hint_budgets or {})}
+        self.budget = Budget(min(parsed.iterations, limits.bot_max_iterations))
+        wanted = {"hard": LEVELS["hard"][0].partition(":")[2], **(hint_budgets or {})}
+        self.hint_budgets = {level: str(capped(Budget.parse(text), limits.bot_max_iterations,
+                                               limits.bot_max_seconds))
+                             for level, text in wanted.items()}
         self.is_rated = is_rated or (lambda room: False)
         self.waiting: deque[str] = deque()  # tables whose review waits, in order
         self.jobs: dict[str, Job] = {}
@@ -232,6 +239,7 @@ class Reviews:
             job.reviews.append(review)
             job.done += 1
         data = assemble(record, job.reviews, self.budget, 0, None, loop.time() - start)
+        add_action_dicts(data, room)
         await self.service.in_db(self.store.set_review, table_id, "done", data)
         self.computed += 1
 
@@ -262,7 +270,8 @@ class Reviews:
         async with room.lock:
             if room.move_number != req.move_number:
                 raise ServerError(409, "stale", "the game moved on while the bot thought")
-            data["action_dict"] = action_to_dict(room.state.parse_action(data["action"]))
+            data["action_dict"] = json.loads(json.dumps(
+                action_to_dict(room.state.parse_action(data["action"])), default=str))
             await self.service.in_db(self.store.add_hint, room.id, req.move_number, seat,
                                      req.level, data)
         return data
@@ -283,6 +292,22 @@ class Reviews:
         return await self.service.in_db(self.store.hints, room.id)
 
 
+def capped(budget: Budget, max_iterations: int, max_seconds: float) -> Budget:
+    """``budget`` within the server's thinking caps (iterations and seconds per decision)."""
+    iterations = min(budget.iterations or max_iterations, max_iterations)
+    seconds = min(budget.seconds, max_seconds) if budget.seconds is not None else None
+    return Budget(iterations, seconds)
+
+
+def add_action_dicts(review: dict[str, Any], room: Room) -> None:
+    """Each decision's preferred move as an action description (``best_action``: kind,
+    fields, text), so that a browser can draw it on the board as it draws legal moves."""
+    for decision in review["decisions"]:
+        best = decision.get("best")
+        decision["best_action"] = (json.loads(json.dumps(action_to_dict(room.info.parse_action(best)),
+                                                         default=str)) if best else None)
+
+
 def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> dict[str, Any]:
     """In a bot worker: the level's choice from ``view`` and its estimate."""
     legal = view.legal_actions()
@@ -301,8 +326,6 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
 
 def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
     """The routes of reviews and hints."""
-    from .app import bearer_token
-
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id, fresh=True)  # every instance's writes
 

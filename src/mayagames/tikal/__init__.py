@@ -18,8 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.game import GameInfo, OptionSpec
+from ..core.game import GameInfo, GamePlugin, Lazy, OptionSpec
 from ..core.registry import register
+from . import heuristic
 from .actions import parse_action
 from .data import DataError, default_components, load_components
 from .narrate import narrate
@@ -89,7 +90,13 @@ INFO = register(GameInfo(
     new_game=_new_game, parse_action=parse_action, render=render, options=OPTIONS,
     max_decisions=20_000,
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
-    extra={"seat_features": seat_features, "prompt": question},
+    plugin=GamePlugin(
+        estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
+        public_estimate=heuristic.PUBLIC_ESTIMATE,
+        chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
+        seat_features=seat_features, prompt=question,
+        catalogue=Lazy("mayagames.tikal.catalogue:catalogue"),
+        encoding=Lazy("mayagames.tikal.encoding:ENCODING")),
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))

@@ -9,17 +9,20 @@ Per-turn limits apply within one card play as within one AP activation (gap A14)
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .actions import END, At, Camp, Choose, Clear, Unearth, make
 from .data import CardDef
-from .rules import (EXPLORER, LEADER, FRAME_RULES, camp_actions, clear_ok, deploy_figure, finish, free_hexes,
+from .rules import (Apply, EXPLORER, LEADER, Legal, camp_actions, clear_ok, deploy_figure, finish, free_hexes,
                     move_actions, push, recruit, set_camp, start_stone, transfer_actions, unearth,
                     unearth_ok, clear_floor)
-from .state import RUINS, TEMPLE, Frame, TikalState
+from .model import RUINS, TEMPLE, Frame
 
-Playable = Callable[[TikalState, int, CardDef], bool]
-Start = Callable[[TikalState, int, CardDef], bool]
+if TYPE_CHECKING:
+    from .state import TikalState
+
+Playable = Callable[["TikalState", int, CardDef], bool]
+Start = Callable[["TikalState", int, CardDef], bool]
 
 
 def _ruins_with_tokens(s: TikalState) -> list[int]:
@@ -65,7 +68,6 @@ def ruin_place_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["ruin_place"] = (ruin_place_legal, ruin_place_apply)
 
 
 # --- cards 4, 5, 6: take the top treasure of a Ruin where you have an EM, 1-3 times ----------
@@ -98,7 +100,6 @@ def dig_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["dig"] = (dig_legal, dig_apply)
 
 
 # --- card 7: up to 2 Explorers from the campsite to the base of one or two Temples ----------
@@ -129,7 +130,6 @@ def temple_base_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["temple_base"] = (temple_base_legal, temple_base_apply)
 
 
 # --- card 8: clear up to 2 floors on one Temple ----------------------------------------------
@@ -163,7 +163,6 @@ def clear_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["clear"] = (clear_legal, clear_apply)
 
 
 # --- cards 9, 10 (and the Nomad power): a Base Camp on a Clearing for free ------------------
@@ -204,7 +203,6 @@ def camp_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["camp"] = (camp_legal, camp_apply)
 
 
 # --- card 11: a Leader and/or an Explorer from Unavailable ----------------------------------
@@ -236,7 +234,6 @@ def recruit_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["recruit"] = (recruit_legal, recruit_apply)
 
 
 # --- card 19: up to 4 Explorers from Unavailable -------------------------------------------
@@ -260,7 +257,6 @@ def explorers_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["explorers"] = (explorers_legal, explorers_apply)
 
 
 # --- card 12: up to 5 moves; card 13: a Trail Stone; cards 16-18: a symbol tile ---------------
@@ -322,3 +318,15 @@ def card_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 def start_card(s: TikalState, seat: int, card: CardDef) -> bool:
     return CARD_RULES[card.effect][1](s, seat, card)
+
+
+# The frames of this module: kind -> (legal actions, transition).
+FRAMES: dict[str, tuple[Legal, Apply]] = {
+    "ruin_place": (ruin_place_legal, ruin_place_apply),
+    "dig": (dig_legal, dig_apply),
+    "temple_base": (temple_base_legal, temple_base_apply),
+    "clear": (clear_legal, clear_apply),
+    "camp": (camp_legal, camp_apply),
+    "recruit": (recruit_legal, recruit_apply),
+    "explorers": (explorers_legal, explorers_apply),
+}

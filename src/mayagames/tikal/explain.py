@@ -6,12 +6,21 @@ these checks can be thorough rather than fast.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.errors import IllegalAction
 from .actions import (Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move, Pass,
                       PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
                       TakeTile, Token, Trade, Transfer, Unearth, Use)
 from .data import SIDES
-from .state import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE, TikalState
+from .cards import card_playable
+from .model import CLEARING, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE
+from .powers import power_usable
+from .rules import can_pass, edge_between
+from .serialize import prompt
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
 AP_TYPES = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade)
@@ -73,9 +82,6 @@ def _card_on(s: TikalState, cards: list[int], name: str) -> list[int]:
 
 
 def _explain_turn(s: TikalState, a: object) -> IllegalAction:
-    from .cards import card_playable
-    from .powers import power_usable
-    from .rules import can_pass
     seat = s.turn
     if isinstance(a, RM_TYPES):
         return _err("5: Action phase", "Round Management is over; items are taken at the start of a round", a)
@@ -128,7 +134,6 @@ def _explain_turn(s: TikalState, a: object) -> IllegalAction:
 
 # --- sub-decisions -------------------------------------------------------------------------
 def _explain_frame(s: TikalState, a: object) -> IllegalAction:
-    from .serialize import prompt
     f = s.stack[-1]
     if f.kind == "ap" and isinstance(a, AP_TYPES + (Use,)):
         return _explain_ap(s, a)
@@ -184,7 +189,6 @@ def _explain_ap(s: TikalState, a: object) -> IllegalAction:
         arr = s.explorers if a.figure == "explorer" else s.leaders
         if not arr[seat * s.H + x]:
             return _err("6: Move an EM", f"you have no {a.figure} on {a.from_hex}", a)
-        from .rules import edge_between
         e = edge_between(s, x, y)
         if e < 0:
             return _err("6: Move an EM", f"{a.from_hex} and {a.to_hex} are not adjacent", a)

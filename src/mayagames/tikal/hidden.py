@@ -10,11 +10,15 @@ are shuffled into the hidden places, keeping each place's size.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections import Counter
 
 from ..core.rng import Rng
 from .data import DRAWN_LETTERS
-from .state import TikalState
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 
 def _unseen_cards(s: TikalState) -> list[int]:

@@ -8,9 +8,14 @@ tokens and 3D volcanoes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections import Counter
 
-from .state import HIDDEN, JUNGLE, TEMPLE, VOLCANO, TikalState
+from .model import HIDDEN, JUNGLE, TEMPLE, VOLCANO
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 
 def _figures(s: TikalState, problems: list[str]) -> None:

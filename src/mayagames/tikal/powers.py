@@ -8,17 +8,20 @@ can do something (the scoring ones always: they may score 0).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import camp_playable
-from .rules import (EXPLORER, LEADER, FRAME_RULES, deploy_figure, distinct_names, finish, first_card, move_figure,
+from .rules import (Apply, EXPLORER, LEADER, Legal, deploy_figure, distinct_names, finish, first_card, move_figure,
                     push, spend_actions, trade_takes)
 from . import scoring as _scoring
-from .state import JUNGLE, LAKE, VOLCANO, Frame, TikalState
+from .model import JUNGLE, LAKE, VOLCANO, Frame
 
-Usable = Callable[[TikalState, int], bool]
-Use = Callable[[TikalState, int], None]
+if TYPE_CHECKING:
+    from .state import TikalState
+
+Usable = Callable[["TikalState", int], bool]
+Use = Callable[["TikalState", int], None]
 
 
 def _params(s: TikalState, power: str) -> dict:
@@ -106,7 +109,6 @@ def tracker_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["tracker"] = (tracker_legal, tracker_apply)
 
 
 def _jungles(s: TikalState) -> list[int]:
@@ -151,7 +153,6 @@ def relocate_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["relocate"] = (relocate_legal, relocate_apply)
 
 
 def scout(s: TikalState, seat: int) -> None:
@@ -209,7 +210,6 @@ def fisher_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["fisher"] = (fisher_legal, fisher_apply)
 
 
 # --- card and camp powers -------------------------------------------------------------------
@@ -234,7 +234,6 @@ def journalist_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["journalist"] = (journalist_legal, journalist_apply)
 
 
 def nomad_usable(s: TikalState, seat: int) -> bool:
@@ -282,3 +281,12 @@ def use_power(s: TikalState, seat: int, power: str) -> None:
 
 
 __all__ = ["power_usable", "use_power", "POWER_RULES"]
+
+
+# The frames of this module: kind -> (legal actions, transition).
+FRAMES: dict[str, tuple[Legal, Apply]] = {
+    "tracker": (tracker_legal, tracker_apply),
+    "relocate": (relocate_legal, relocate_apply),
+    "fisher": (fisher_legal, fisher_apply),
+    "journalist": (journalist_legal, journalist_apply),
+}

@@ -3,24 +3,27 @@
 Section numbers refer to the restated rules (``shared/rules/tikal_legend.md``); ``A``
 numbers to the readings of ``tikal_legend_gaps.md`` (see ``docs/tikal_rules_notes.md``).
 
-A turn that takes several decisions pushes a :class:`~.state.Frame` (an open question) on
-``state.stack``; ``FRAME_RULES[kind]`` gives its legal actions and its transition. Card
-effects live in ``cards.py``, director powers in ``powers.py``; both use the frames here.
+A turn that takes several decisions pushes a :class:`~.model.Frame` (an open question) on
+``state.stack``; :data:`FRAMES` gives the legal actions and the transition of this module's
+frame kinds. Card effects live in ``cards.py``, director powers in ``powers.py``; both use
+the primitives here. The dispatch over every frame kind, and the turn step that plays cards
+and powers, are :mod:`.engine` (above all three, so nothing here imports them).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..core.errors import IllegalAction
-from ..core.game import unwritable
-from .actions import (ACTIVATE, END, PASS, STONE, TRADE, Activate, At, Camp, Clear, Deploy, Discard, End,
-                      Give, Guardian, Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone,
-                      Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use,
-                      make)
+from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Move,
+                      Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token,
+                      Trade, Transfer, Unearth, Use, make)
+from . import scoring as _scoring
 from .data import DRAWN_LETTERS, SIDES
-from .state import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
-                    VOLCANO, Frame, TikalState)
+from .model import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
+                    VOLCANO, Frame)
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 EXPLORER, LEADER = "explorer", "leader"
 # AP-turn contexts: which actions a points pool may buy
@@ -28,31 +31,8 @@ GENERAL = ("token", "alone", "volcano", "final")  # every AP action (rule 6)
 SCOUT = "scout"  # director power Scout: deploy, move, Base-Camp trips (gap A16)
 SPECIAL_TURNS = ("volcano", "final")  # the 10-AP turns of a scoring (rules 8, 11)
 
-Legal = Callable[[TikalState, Frame], list]
-Apply = Callable[[TikalState, Frame, object], None]
-FRAME_RULES: dict[str, tuple[Legal, Apply]] = {}
-
-
-# ============================================================================ dispatch
-def legal_actions(s: TikalState) -> list:
-    if s.stack:
-        f = s.stack[-1]
-        return FRAME_RULES[f.kind][0](s, f)
-    if s.phase == ROUND_MANAGEMENT:
-        return rm_legal(s)
-    if s.phase == ACTION:
-        return turn_legal(s)
-    return []
-
-
-def apply_action(s: TikalState, action: object) -> None:
-    if s.stack:
-        f = s.stack[-1]
-        FRAME_RULES[f.kind][1](s, f, action)
-    elif s.phase == ROUND_MANAGEMENT:
-        rm_apply(s, action)
-    else:
-        turn_apply(s, action)
+Legal = Callable[["TikalState", Frame], list]
+Apply = Callable[["TikalState", Frame, object], None]
 
 
 def push(s: TikalState, frame: Frame) -> None:
@@ -156,63 +136,6 @@ def can_pass(s: TikalState, seat: int) -> bool:
             and all(s.down[c] for c in s.right[seat]))
 
 
-def turn_legal(s: TikalState) -> list:
-    card_playable, power_usable = _cards.card_playable, _powers.power_usable
-    seat = s.turn
-    C = s.C
-    acts: list = []
-    right, left = s.right[seat], s.left[seat]
-    seen: set = set()
-    for c in right:
-        name = C.cards[c].name
-        if ("keep", name) not in seen:
-            seen.add(("keep", name))
-            acts.append(make(Keep, name))
-    for kept, cards in ((False, right), (True, left)):
-        for c in cards:
-            card = C.cards[c]
-            key = (kept, card.name)
-            if key in seen:
-                continue
-            if card.permanent:
-                if not s.down[c]:
-                    seen.add(key)
-                    acts.append(make(Use, card.name, kept))
-            elif card_playable(s, seat, card):
-                seen.add(key)
-                acts.append(make(Play, card.name, kept))
-    if s.ap_token[seat]:
-        acts.append(ACTIVATE)
-    for t in s.camp_tiles[seat]:
-        acts.append(make(PlaceTile, C.tiles[t].id))
-    if not s.power_used[seat]:
-        for p in C.directors[s.director[seat]].powers:
-            if power_usable(s, seat, p):
-                acts.append(make(Power, p))
-    if can_pass(s, seat):
-        acts.append(PASS)
-    return acts
-
-
-def turn_apply(s: TikalState, a: object) -> None:
-    seat = s.turn
-    if isinstance(a, Keep):
-        keep_card(s, seat, a.card)
-    elif isinstance(a, Play):
-        play_card(s, seat, a.card, a.kept)
-    elif isinstance(a, Use):
-        use_alone(s, seat, a.card, a.kept)
-    elif a is ACTIVATE or isinstance(a, Activate):
-        activate_token(s, seat)
-    elif isinstance(a, PlaceTile):
-        place_from_campsite(s, seat, s.C.tile_index[a.tile])
-    elif isinstance(a, Power):
-        s.power_used[seat] = a.power
-        _powers.use_power(s, seat, a.power)
-    elif a is PASS or isinstance(a, Pass):
-        pass_turn(s, seat)
-
-
 def keep_card(s: TikalState, seat: int, name: str) -> None:
     """Rule 5.1: move a card right -> left; with the left full, first discard one there."""
     c = first_card(s, s.right[seat], name, prefer_up=False)
@@ -226,16 +149,6 @@ def keep_card(s: TikalState, seat: int, name: str) -> None:
 
 def kept_spaces(s: TikalState) -> int:
     return int(s.options.get("kept_card_spaces", s.C.kept_card_spaces))
-
-
-def play_card(s: TikalState, seat: int, name: str, kept: bool) -> None:
-    """Rule 5.2: play a non-permanent card, discard it and apply its effect."""
-    side = s.left[seat] if kept else s.right[seat]
-    c = first_card(s, side, name)
-    side.remove(c)
-    s.discard.append(c)
-    if not _cards.start_card(s, seat, s.C.cards[c]):
-        end_turn(s)
 
 
 def use_alone(s: TikalState, seat: int, name: str, kept: bool) -> None:
@@ -740,7 +653,6 @@ def end_ap_turn(s: TikalState, f: Frame) -> None:
         end_turn(s)
 
 
-FRAME_RULES["ap"] = (ap_legal, ap_apply)
 
 
 # ============================================================================ Trail Stone tokens
@@ -785,7 +697,6 @@ def stone_apply(s: TikalState, f: Frame, a: object) -> None:
         finish(s, f)
 
 
-FRAME_RULES["stone"] = (stone_legal, stone_apply)
 
 
 # ============================================================================ 7. Terrain tiles
@@ -841,7 +752,6 @@ def tile_apply(s: TikalState, f: Frame, a: object) -> None:
         finish(s, f)
 
 
-FRAME_RULES["tile"] = (tile_legal, tile_apply)
 
 
 # ============================================================================ small shared frames
@@ -861,7 +771,6 @@ def discard_apply(s: TikalState, f: Frame, a: object) -> None:
     finish(s, f)
 
 
-FRAME_RULES["discard"] = (discard_legal, discard_apply)
 
 
 def trade_legal(s: TikalState, f: Frame) -> list:
@@ -892,24 +801,16 @@ def trade_apply(s: TikalState, f: Frame, a: object) -> None:
         finish(s, f)
 
 
-FRAME_RULES["trade"] = (trade_legal, trade_apply)
 
 
 # ============================================================================ explanations
-def explain_illegal(s: TikalState, a: object) -> IllegalAction:
-    return unwritable(s, a) or _explain.explain(s, a)
 
 
-def reveals_information(s: TikalState, a: object) -> bool:
-    """Chance or hidden information: unearthing shows a token, a Ruin draws face-down tokens,
-    the last pass of a round draws cards, AP tokens and tiles."""
-    return isinstance(a, (Unearth, Rotate, Pass))
-
-
-__all__ = ["legal_actions", "apply_action", "explain_illegal", "reveals_information", "FRAME_RULES", "tables"]
-
-# Card effects and director powers register their frames here; imported last (they import this module).
-from . import cards as _cards  # noqa: E402
-from . import explain as _explain  # noqa: E402
-from . import powers as _powers  # noqa: E402
-from . import scoring as _scoring  # noqa: E402
+# The frames of this module: kind -> (legal actions, transition).
+FRAMES: dict[str, tuple[Legal, Apply]] = {
+    "ap": (ap_legal, ap_apply),
+    "stone": (stone_legal, stone_apply),
+    "tile": (tile_legal, tile_apply),
+    "discard": (discard_legal, discard_apply),
+    "trade": (trade_legal, trade_apply),
+}

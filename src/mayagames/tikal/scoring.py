@@ -15,9 +15,12 @@ Majority is strict (gap A11): more presence (Leader 3, Explorer 1) than every ot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .state import JUNGLE, LAKE, RUINS, TEMPLE, VOLCANO, TikalState
+from .model import JUNGLE, LAKE, RUINS, TEMPLE, VOLCANO
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 CATEGORIES = ("temples", "tallest", "volcanoes", "jungles", "lakes_ruins", "treasures")
 

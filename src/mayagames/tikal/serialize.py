@@ -7,12 +7,15 @@ piles, the face-down treasures. The full state also lists them and the generator
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import COLOURS
 from .data import SIDES
 from . import scoring as _scoring
-from .state import COMMON, KIND_NAMES, PHASE_NAMES, Frame, TikalState
+from .model import COMMON, KIND_NAMES, PHASE_NAMES, Frame
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 FIGURE_NAMES = ("explorer", "leader")
 

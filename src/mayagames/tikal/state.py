@@ -11,7 +11,7 @@ functions over it. Hexes, edges, seats, treasure types and cards are small integ
   AP to cross; 0 = no passage);
 * ``explorers[s*H+h]`` and ``leaders[s*H+h]``: figures of seat s on hex h.
 
-A compound turn is a stack of :class:`Frame` (the open sub-decisions: an AP turn, the
+A compound turn is a stack of :class:`~.model.Frame` (the open sub-decisions: an AP turn, the
 choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
 seat whose turn it is.
 """
@@ -23,43 +23,13 @@ from typing import Any
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
 from ..core.rng import Rng
+from . import engine as _engine
+from . import hidden as _hidden
+from . import invariants as _invariants
+from . import serialize as _serialize
 from .data import DRAWN_LETTERS, Components, default_components
-
-# hex kinds
-JUNGLE, BASE_CAMP, TEMPLE, CLEARING, RUINS, LAKE, VOLCANO = range(7)
-KIND_NAMES = ("jungle", "base_camp", "temple", "clearing", "ruins", "lake", "volcano")
-KIND_OF_TYPE = {name: i for i, name in enumerate(KIND_NAMES)}
-COMMON = -2  # owner of the Common Base Camp
-# phases
-ROUND_MANAGEMENT, ACTION, FINAL, OVER = range(4)
-PHASE_NAMES = ("round_management", "action", "final_scoring", "over")
-HIDDEN = -1  # a face-down card, tile, treasure or AP token in a view
-
-
-class Frame:
-    """One open sub-decision of a compound turn (see ``rules.FRAME_RULES``).
-
-    ``kind`` names the question; ``ctx`` its origin (e.g. ``token`` for an AP-token
-    activation); ``points`` AP left; ``step`` the step within the frame; ``a``/``b`` chosen
-    values (hex, tile, card...); ``counts`` per-turn tallies (floors cleared or treasures
-    unearthed per hex); ``left`` repetitions left; ``ends_turn``: finishing it ends the turn.
-    """
-
-    __slots__ = ("kind", "seat", "ctx", "points", "step", "a", "b", "counts", "left", "ends_turn")
-
-    def __init__(self, kind: str, seat: int, ctx: str = "", points: int = 0, step: str = "",
-                 a: Any = -1, b: Any = -1, left: int = 0, ends_turn: bool = True) -> None:
-        self.kind, self.seat, self.ctx, self.points, self.step = kind, seat, ctx, points, step
-        self.a, self.b, self.left, self.ends_turn = a, b, left, ends_turn
-        self.counts: dict[int, int] = {}
-
-    def copy(self) -> "Frame":
-        f = Frame.__new__(Frame)
-        f.kind, f.seat, f.ctx, f.points, f.step = self.kind, self.seat, self.ctx, self.points, self.step
-        f.a, f.b, f.left, f.ends_turn = self.a, self.b, self.left, self.ends_turn
-        f.counts = dict(self.counts) if self.counts else {}
-        return f
-
+from .model import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, HIDDEN, JUNGLE, KIND_NAMES,  # noqa: F401
+                    KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, Frame)
 
 
 class TikalState(State):
@@ -252,13 +222,13 @@ class TikalState(State):
 
     def legal_actions(self) -> list:
         if self._legal is None:
-            self._legal = _rules.legal_actions(self)
+            self._legal = _engine.legal_actions(self)
         return list(self._legal)
 
     def legal_cached(self) -> list:
         """The legal actions without copying the cached list (do not mutate it)."""
         if self._legal is None:
-            self._legal = _rules.legal_actions(self)
+            self._legal = _engine.legal_actions(self)
         return self._legal
 
     def apply(self, action: Any) -> None:
@@ -271,17 +241,17 @@ class TikalState(State):
 
     def _apply(self, action: Any) -> None:
         self._legal = None
-        _rules.apply_action(self, action)
+        _engine.apply_action(self, action)
         self._legal = None
 
     def explain_illegal(self, action: Any) -> IllegalAction:
-        return _rules.explain_illegal(self, action)
+        return _engine.explain_illegal(self, action)
 
     def scores(self) -> list[float]:
         return [float(p) for p in self.pp]
 
     def reveals_information(self, action: Any) -> bool:
-        return _rules.reveals_information(self, action)
+        return _engine.reveals_information(self, action)
 
     def invariants(self) -> list[str]:
         return _invariants.broken_invariants(self)
@@ -333,10 +303,3 @@ _LIST_FIELDS = (
     "power_used", "ap_token", "rm_ap", "rm_tiles", "rm_cards", "order", "next_order", "passed",
     "scoring_queue", "last_scoring")
 _NESTED_FIELDS = ("camps", "right", "left", "camp_tiles")
-
-
-# The rules are functions over the state; imported last (they import this module).
-from . import hidden as _hidden  # noqa: E402
-from . import invariants as _invariants  # noqa: E402
-from . import rules as _rules  # noqa: E402
-from . import serialize as _serialize  # noqa: E402

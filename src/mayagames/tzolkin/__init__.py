@@ -14,13 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.game import GameInfo, OptionSpec
+from ..core.game import GameInfo, GamePlugin, Lazy, OptionSpec
 from ..core.registry import register
+from . import heuristic
 from .actions import parse_action
 from .components import DATA
 from .narrate import narrate
 from .render import decision_details, render
-from .sensible import sensible_actions
 from .state import TzolkinState
 
 OPTIONS = (
@@ -83,8 +83,13 @@ INFO = register(GameInfo(
     min_players=2, max_players=4, new_game=new_game, parse_action=parse_action, render=render,
     options=OPTIONS, max_decisions=20_000,
     doc="Worker placement on the gears of the Maya calendar (base game).",
-    extra={"seat_features": seat_features, "details": decision_details,
-           "sensible_actions": sensible_actions},
+    plugin=GamePlugin(
+        estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
+        greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
+        seat_features=seat_features, details=decision_details,
+        catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
+        encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),
+        sensible_actions=Lazy("mayagames.tzolkin.sensible:sensible_actions")),
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))

@@ -24,6 +24,7 @@ from .layout import (ACTIONS, B_EXTRA, B_UXMAL, CORN, DUMMY, EMPTY, IRRIGATION, 
                      K_PICKING, K_PLACING, K_SPEED, K_TECH, K_TEMPLE, K_TURN, K_TWO, MIRROR_GEARS,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TECH_COST, TEMPLE, TEMPLE_TOP,
                      WOOD, WORKERS)
+from .texts import cost_text as _short_cost
 from .rules import (BCOST, MARKET, MCOST, MIRROR_CORN, MSKULL, TARIFF, UXMAL_TEMPLE_CORN,
                     action_costs, arch_available, lowest_free, may_beg, placement_options, row_types, special_case_options, uxmal_price)
 
@@ -58,15 +59,13 @@ def who(code: int) -> str:
     return "a dummy worker" if code == DUMMY else f"P{code}"
 
 
+def cost_text(cost: tuple[int, ...], skull: int = 0) -> str:
+    """A cost in words for a message (:mod:`.texts`, long register)."""
+    return _short_cost(cost, skull, short=False)
+
+
 def goods_text(P: list[int]) -> str:
     return f"{P[WOOD]} wood, {P[WOOD + 1]} stone, {P[WOOD + 2]} gold"
-
-
-def cost_text(cost: tuple[int, ...], skull: int = 0) -> str:
-    parts = [f"{n} {RESOURCES[r]}" for r, n in enumerate(cost) if n]
-    if skull:
-        parts.append(f"{skull} crystal skull")
-    return " + ".join(parts) or "nothing"
 
 
 # ====================================================================================

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from rich.markup import escape
 
 from ..core.game import State
-from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
+from .components import DATA, GEARS, TRACKS
 from .layout import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD,
                      WORKERS, WTILES)
@@ -17,65 +17,28 @@ from .components import ARCHITECTURE, BUILDING_INDEX
 from .layout import TEMPLE_VP, B_UXMAL, K_BUILD, K_CHOOSE, K_HARVEST, K_MIRROR, K_PLACING, K_TURN
 from .rules import MIRROR_CORN, TARIFF, action_costs, uxmal_price
 from .summary import action_summary, harvest_options, placement_costs
+from .texts import building_effect, cost_text, monument_scoring, start_tile
+
+
+def effects_text(eff: Mapping[str, Any]) -> str:
+    """A short description of a building's effects (:mod:`.texts`, short register)."""
+    return building_effect(eff, short=True)
+
+
+def scoring_text(sc: Mapping[str, Any], players: int = 4) -> str:
+    """A monument's scoring in a few words (:mod:`.texts`, short register)."""
+    return monument_scoring(sc, players, short=True)
+
+
+def tile_text(tile: Any) -> str:
+    """A start tile's contents in a few words (:mod:`.texts`, short register)."""
+    return start_tile(tile, short=True)
 
 SEAT_COLOURS = ("red", "green", "blue", "magenta")
-SHORT_GOODS = {"corn": "corn", "wood": "wood", "stone": "stone", "gold": "gold", "skull": "skull"}
 
 
 def seat_tag(seat: int) -> str:
     return f"[bold {SEAT_COLOURS[seat]}]P{seat}[/]"
-
-
-def cost_text(cost: tuple[int, ...], skull: int = 0) -> str:
-    parts = [f"{n} {RESOURCES[r]}" for r, n in enumerate(cost) if n]
-    if skull:
-        parts.append(f"{skull} skull")
-    return " + ".join(parts)
-
-
-def effects_text(eff: Mapping[str, Any]) -> str:
-    """A short description of a building's effects (from its data)."""
-    parts = []
-    if "farm_free" in eff:
-        parts.append(f"farm: {eff['farm_free']} worker(s) fed free")
-    if "farm_discount" in eff:
-        parts.append("farm: each worker needs 1 corn less")
-    parts += [f"+{n} {k}" for k, n in eff.get("gain", {}).items()]
-    parts += [f"{k} +{n}" for k, n in eff.get("temples", {}).items()]
-    parts += [f"{k} +{n}" for k, n in eff.get("techs", {}).items()]
-    if "any_temple" in eff:
-        parts.append("any temple +1")
-    if "any_tech" in eff:
-        parts.append(f"{eff['any_tech']} free tech advance(s)")
-    if "workers" in eff:
-        parts.append("+1 worker")
-    if "market" in eff:
-        parts.append("market")
-    if "mirror" in eff:
-        parts.append("1 corn: mirror action")
-    if "build_another" in eff:
-        parts.append("build another")
-    if "vp" in eff:
-        parts.append(f"{eff['vp']} VP")
-    return ", ".join(parts)
-
-
-def scoring_text(sc: Mapping[str, Any], players: int = 4) -> str:
-    kind = sc["kind"]
-    texts = {
-        "per_category": lambda: f"{sc.get('vp')} VP per {sc.get('category')} building/monument",
-        "per_building": lambda: f"{sc.get('vp')} VP per building/monument",
-        "per_corn_tile": lambda: f"{sc.get('vp')} VP per corn tile",
-        "per_wood_tile": lambda: f"{sc.get('vp')} VP per wood tile",
-        "per_monument_built": lambda: f"{sc['vp_by_players'][str(players)]} VP per monument built by anyone",
-        "techs_at_level3": lambda: "9/20/33 VP for 1/2/3+ techs at level 3",
-        "per_tech_level": lambda: f"{sc.get('vp')} VP per tech level",
-        "workers_in_play": lambda: "0/6/12/18 VP for 3/4/5/6 workers",
-        "temples_again": lambda: "temple VP again",
-        "highest_temple_steps": lambda: f"{sc.get('vp')} VP per step on highest temple",
-        "skulls_on_chichen": lambda: f"{sc.get('vp')} VP per skull on Chichen Itza",
-    }
-    return texts[kind]()
 
 
 def gear_line(s: Any, g: int) -> str:
@@ -165,17 +128,6 @@ def player_lines(s: Any, seat: int | None) -> list[str]:
         for tile in hand:
             lines.append(f"  {tile.id}: {tile_text(tile)}")
     return lines
-
-
-def tile_text(tile: Any) -> str:
-    parts = [f"{n} {name}" for name, n in zip(SHORT_GOODS, tile.gain) if n]
-    parts += [f"{TEMPLES[t]} +{n}" for t, n in enumerate(tile.temples) if n]
-    parts += [f"{TRACKS[t]} +{n}" for t, n in enumerate(tile.techs) if n]
-    if tile.workers:
-        parts.append(f"+{tile.workers} worker")
-    if tile.farm_free:
-        parts.append("1 worker always fed")
-    return ", ".join(parts)
 
 
 # --- what the player deciding now needs to see -------------------------------------------------

@@ -20,6 +20,7 @@ from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, 
                      INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE, K_DRAFT, K_HARVEST, K_MARKET,
                      K_PAY, K_PLACING, K_TECH, K_TURN, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY,
                      SKULL, STONE, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
+from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 
 
@@ -259,7 +260,6 @@ class TzolkinState(State):
 
     # --- description ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        from .describe import describe
         return describe(self)
 
     def invariants(self) -> list[str]:

@@ -4,7 +4,9 @@ A view names components by id only (Tikal's ``moves-5`` card, tile ``B-3``, dire
 power ``scout``; Tzolk'in's building ``a1-t1``, monument ``m10``, start tile ``w02``).
 The catalogue of a game maps every id to a short title and a description, built once
 from the engine's own component data files (so it can never disagree with the rules
-engine) and served by ``GET /api/games/NAME/catalogue``. It holds public, static
+engine) and served by ``GET /api/games/NAME/catalogue``. Each game writes its own
+(``mayagames.<game>.catalogue``, named by its :class:`~mayagames.core.game.GamePlugin`);
+this module only caches it. It holds public, static
 information only (what a card does, never where it is).
 
 >>> tikal = catalogue("tikal")
@@ -19,290 +21,20 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any
+
+from ..core.registry import get_game
 
 Catalogue = dict[str, Any]
 
 
 def catalogue(game: str) -> Catalogue | None:
-    """The catalogue of ``game``, or None when the game has none."""
-    builder = BUILDERS.get(game)
-    return _cached(game) if builder else None
+    """The catalogue of ``game`` (its plug-in's ``catalogue``), or None when it has none."""
+    if get_game(game).plugin.catalogue is None:
+        return None
+    return _cached(get_game(game).name)
 
 
 @lru_cache(maxsize=None)
 def _cached(game: str) -> Catalogue:
-    return BUILDERS[game]()
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-# ==========================================================================================
-# Tikal Legend
-# ==========================================================================================
-# Short titles of the 19 card kinds (rulebook section 10), filled from each card's params.
-TIKAL_CARD_TITLES = {
-    "pair": "Treasure pair: {treasure}",
-    "ruin-2": "{explorers} Explorers to a Ruin",
-    "ruin-3": "{explorers} Explorers to a Ruin",
-    "dig-1": "Dig 1 treasure",
-    "dig-2": "Dig 2 treasures",
-    "dig-3": "Dig 3 treasures",
-    "temple-base": "{explorers} Explorers to Temples",
-    "clear-2": "Clear {floors} Temple floors",
-    "camp": "Free Base Camp",
-    "camp-em": "Free Base Camp + EM",
-    "recruit": "Recruit Leader + Explorer",
-    "moves-5": "{points} free moves",
-    "stone": "Trail Stone",
-    "ap-1": "+{ap} AP (permanent)",
-    "ap-2": "+{ap} AP (permanent)",
-    "temple": "Temple tile {tile}",
-    "lake": "Lake tile {tile}",
-    "volcano": "Volcano tile {tile}",
-    "explorers-4": "{explorers} Explorers from the box",
-}
-
-# What each kind of hex is for (rulebook sections 6-8), shown when a hex is pointed at.
-TIKAL_TERRAIN = {
-    "jungle": "Jungle: each Jungle hex where you have the majority scores 1 PP per Temple "
-              "you hold (majority or Guardian)",
-    "base_camp": "Base Camp: deploy new EMs here (1 AP each); move between Base Camps for 1 AP",
-    "temple": "Temple: the majority (Leader 3, Explorer 1) or its Guardian scores its level; "
-              "clear floors (2 AP) to raise it; levels 7-10 score a tallest-temple bonus",
-    "clearing": "Clearing: a Base Camp may be set up here (5 AP)",
-    "ruins": "Ruins: unearth its treasures (3 AP, an EM per token); the majority scores its "
-             "visible masks times the Lakes it holds",
-    "lake": "Lake: each Lake where you have the majority multiplies your Ruin masks",
-    "volcano": "Volcano: 10 PP to the majority at every scoring; placing a Volcano tile "
-               "starts an In-Game Scoring",
-}
-
-TIKAL_TILE_TYPES = {"temple": "Temple", "clearing": "Clearing", "ruins": "Ruins",
-                    "lake": "Lake", "volcano": "Volcano"}
-
-
-def tikal_tile_title(tile: Any) -> str:
-    """``Temple, level 3`` / ``Ruins, 4 masks`` / ``Lake``."""
-    name = TIKAL_TILE_TYPES[tile.type]
-    if tile.type == "temple":
-        return f"{name}, level {tile.value}"
-    if tile.type == "ruins":
-        return f"{name}, {plural(tile.masks, 'mask')}"
-    return name
-
-
-def tikal_card_title(card: Any, tiles: Mapping[str, Any]) -> str:
-    kind = card.name.split("-")[0] if card.effect in ("treasure_pair", "symbol_tile") else card.name
-    title = TIKAL_CARD_TITLES[kind].format(**card.params)
-    tile = card.params.get("tile")
-    if tile and tiles[tile].type == "temple":
-        title += f" (level {tiles[tile].value})"
-    return title
-
-
-def tikal_catalogue() -> Catalogue:
-    from mayagames.tikal.data import SIDES, default_components
-
-    c = default_components()
-    tiles = {t.id: t for t in c.tiles}
-    cards: dict[str, Any] = {}
-    for card in c.cards:
-        cards.setdefault(card.name, {
-            "title": tikal_card_title(card, tiles), "text": card.text,
-            "permanent": card.permanent, "removed_on_reshuffle": card.removed_on_reshuffle})
-    return {
-        "game": "tikal",
-        "cards": cards,
-        "powers": {name: {"title": name.capitalize(), "text": p.text} for name, p in c.powers.items()},
-        "unused_director_bonus": c.unused_director_bonus,
-        "tiles": {t.id: {"title": tikal_tile_title(t), "type": t.type, "value": t.value,
-                         "masks": t.masks, "back": t.back, "stones": list(t.stones)}
-                  for t in c.tiles},
-        "sides": list(SIDES),
-        "terrain": dict(TIKAL_TERRAIN),
-        "treasure_sets": list(c.set_values),
-        "ap_costs": dict(c.ap_costs),
-    }
-
-
-# ==========================================================================================
-# Tzolk'in
-# ==========================================================================================
-TZOLKIN_BLOCKS = ("wood", "stone", "gold")
-
-
-def tz_amounts(amounts: Mapping[str, int]) -> str:
-    """``{"stone": 1, "corn": 2}`` -> ``1 stone + 2 corn`` (skulls spelled out)."""
-    words = {"skull": "crystal skull"}
-    return " + ".join(plural(n, words[k]) if k in words else f"{n} {k}"
-                      for k, n in amounts.items() if n)
-
-
-def tz_cost(cost: tuple[int, ...], skulls: int = 0) -> dict[str, int]:
-    out = {name: n for name, n in zip(TZOLKIN_BLOCKS, cost) if n}
-    if skulls:
-        out["skull"] = skulls
-    return out
-
-
-def tz_effect(eff: Mapping[str, Any], titles: Mapping[str, str]) -> str:
-    """A building's effects (buildings.json keys, rules section 12) in words."""
-    parts: list[str] = []
-    if "farm_free" in eff:
-        parts.append(f"Farm: at every Food Day {plural(eff['farm_free'], 'worker')} "
-                     f"{'needs' if eff['farm_free'] == 1 else 'need'} no corn")
-    if "farm_discount" in eff:
-        parts.append(f"Farm: at every Food Day each worker needs {eff['farm_discount']} corn less")
-    if eff.get("gain"):
-        parts.append("take " + tz_amounts(eff["gain"]))
-    parts += [f"+{n} on {titles[t]}" for t, n in eff.get("temples", {}).items()]
-    if "any_temple" in eff:
-        parts.append(f"+{eff['any_temple']} on a temple of your choice")
-    parts += [f"+{n} {titles[t]} (free)" for t, n in eff.get("techs", {}).items()]
-    if "any_tech" in eff:
-        parts.append(f"{plural(eff['any_tech'], 'free technology advance')} of your choice")
-    if "workers" in eff:
-        parts.append(f"+{plural(eff['workers'], 'worker')} from the bank")
-    if "market" in eff:
-        parts.append("trade at the market (as Uxmal 2)")
-    if "mirror" in eff:
-        parts.append("pay 1 corn: any action of Palenque, Yaxchilan, Tikal or Uxmal (as Uxmal 5)")
-    if "build_another" in eff:
-        parts.append("then you may build one more building, paying its cost")
-    if "vp" in eff:
-        parts.append(f"{eff['vp']} VP")
-    text = "; ".join(parts)
-    return text[:1].upper() + text[1:]
-
-
-def tz_scoring(sc: Mapping[str, Any]) -> str:
-    """A monument's end-of-game scoring (monuments.json kinds, rules section 13)."""
-    kind = sc["kind"]
-    if kind == "per_category":
-        return f"{sc['vp']} VP per {sc['category']} building and monument you own (this one counts)"
-    if kind == "per_building":
-        return f"{sc['vp']} VP per building and monument you own"
-    if kind == "per_corn_tile":
-        return f"{sc['vp']} VP per Corn Harvest Tile you collected"
-    if kind == "per_wood_tile":
-        return f"{sc['vp']} VP per Wood Harvest Tile you collected (burned ones do not count)"
-    if kind == "per_monument_built":
-        by = sc["vp_by_players"]
-        return ("VP per monument built by all players: " +
-                ", ".join(f"{vp} with {n} players" for n, vp in sorted(by.items())))
-    if kind == "techs_at_level3":
-        return "Technologies at level 3: 1 -> 9 VP, 2 -> 20 VP, 3 or 4 -> 33 VP"
-    if kind == "per_tech_level":
-        return f"{sc['vp']} VP per technology level (all four tracks)"
-    if kind == "workers_in_play":
-        return "Workers in play: 3/4/5/6 -> 0/6/12/18 VP"
-    if kind == "temples_again":
-        return "Score again the VP of your step on each temple"
-    if kind == "highest_temple_steps":
-        return f"{sc['vp']} VP per step above the start on your highest temple"
-    if kind == "skulls_on_chichen":
-        return f"{sc['vp']} VP per crystal skull on Chichen Itza (everyone's)"
-    raise ValueError(f"unknown monument scoring {kind!r}")
-
-
-def tz_action(gear: Any, spec: Mapping[str, Any], titles: Mapping[str, str]) -> str:
-    """One regular action of a gear (gears.json kinds, rules sections 3-7), base yields."""
-    kind = spec["kind"]
-    if kind == "fishing":
-        return f"Fishing: {spec['corn']} corn"
-    if kind == "harvest":
-        corn = f"Harvest {spec['corn']} corn + a Corn Harvest Tile"
-        if not spec.get("wood"):
-            return corn
-        return (f"{corn}, or {spec['wood']} wood + a Wood Harvest Tile, or burn the forest "
-                "(the corn, then 1 temple step down)")
-    if kind == "gain":
-        return "Take " + tz_amounts(spec["gain"])
-    if kind == "tech":
-        n = spec["advances"]
-        return ("Advance 1 technology level, paying its cost in resource blocks" if n == 1 else
-                f"Advance up to {n} technology levels, paying each one's cost in resource blocks")
-    if kind == "build":
-        if spec.get("monument"):
-            return f"Build up to {spec['buildings']} buildings, or 1 monument, paying their costs"
-        return "Build 1 building, paying its cost"
-    if kind == "temples":
-        return f"Pay {plural(spec['blocks'], 'resource block')}: +1 step on two different temples"
-    if kind == "temple":
-        return f"Pay {spec['corn']} corn: +1 step on a temple of your choice"
-    if kind == "market":
-        return "Market: buy or sell wood, stone and gold for corn, any number of times"
-    if kind == "worker":
-        return "Take 1 more worker from the bank"
-    if kind == "corn_build":
-        return f"Build 1 building paying {spec['corn_per_block']} corn per resource block instead"
-    if kind == "mirror":
-        names = [g.capitalize() for g in spec["gears"]]
-        gears = ", ".join(names[:-1]) + " or " + names[-1]
-        return f"Pay {spec['corn']} corn: perform any action of {gears}"
-    if kind == "skull":
-        text = f"Place a crystal skull here: {spec['vp']} VP and +1 on {titles[spec['temple']]}"
-        return text + (" + 1 resource block of your choice" if spec.get("block") else "")
-    raise ValueError(f"unknown action kind {kind!r} on {gear.name}")
-
-
-def tz_space_texts(gear: Any, titles: Mapping[str, str]) -> list[str]:
-    """What each numbered space of a gear does (0: entry; above the actions: free choice)."""
-    texts = ["Entry space: no action"]
-    texts += [tz_action(gear, spec, titles) for spec in gear.action_list]
-    texts += ["Free choice: any action of this gear"] * (gear.spaces - 1 - gear.actions)
-    return texts
-
-
-def tz_tile(tile: Any, titles: Mapping[str, str]) -> str:
-    """A start tile's contents (start_tiles.json, rules section 14)."""
-    from mayagames.tzolkin.components import TEMPLES, TRACKS
-
-    goods = dict(zip(("corn", "wood", "stone", "gold", "skull"), tile.gain))
-    parts = [tz_amounts(goods)] if any(goods.values()) else []
-    parts += [f"+{n} on {titles[t]}" for t, n in zip(TEMPLES, tile.temples) if n]
-    parts += [f"+{n} {titles[t]}" for t, n in zip(TRACKS, tile.techs) if n]
-    if tile.workers:
-        parts.append(f"+{plural(tile.workers, 'worker')}")
-    if tile.farm_free:
-        parts.append("1 of your workers always needs no corn")
-    return "; ".join(parts)
-
-
-def tz_tech_bonus(kind: str, n: int) -> str:
-    """What advancing beyond level 3 gives (techs.json bonus, rules section 11)."""
-    return {"temple": f"+{n} on a temple of your choice", "blocks": f"take {plural(n, 'resource block')}",
-            "vp": f"{n} VP", "skull": f"take {plural(n, 'crystal skull')}"}[kind]
-
-
-def tzolkin_catalogue() -> Catalogue:
-    from mayagames.tzolkin.components import DATA
-
-    titles = {t.name: t.title for t in DATA.temples} | {t.name: t.title for t in DATA.tracks}
-    return {
-        "game": "tzolkin",
-        "rounds": DATA.food_days[-1][0],
-        "gears": {g.name: {"title": g.title, "spaces": tz_space_texts(g, titles)} for g in DATA.gears},
-        "buildings": {b.id: {"age": b.age, "category": b.category, "cost": tz_cost(b.cost),
-                             "effect": tz_effect(b.effects, titles)} for b in DATA.buildings},
-        "monuments": {m.id: {"category": m.category, "cost": tz_cost(m.cost, m.skull_cost),
-                             "effect": tz_scoring(m.scoring)} for m in DATA.monuments},
-        "start_tiles": {t.id: {"gear": t.gear, "space": t.space, "effect": tz_tile(t, titles)}
-                        for t in DATA.tiles},
-        "temples": {t.name: {"title": t.title, "vp": list(t.vp), "bonus": list(t.bonus),
-                             "rewards": [dict(zip(("wood", "stone", "gold", "skull"), r)) for r in t.rewards]}
-                    for t in DATA.temples},
-        "techs": {t.name: {"title": t.title, "levels": list(t.levels),
-                           "bonus": tz_tech_bonus(t.bonus_kind, t.bonus_count)}
-                  for t in DATA.tracks},
-        "tech_cost": list(DATA.tech_cost),
-        "market": dict(zip(TZOLKIN_BLOCKS, DATA.market)),
-        "tariff": list(DATA.tariff),
-        "food": {"corn_per_worker": DATA.corn_per_worker, "unfed_vp": DATA.unfed_vp},
-    }
-
-
-BUILDERS: dict[str, Callable[[], Catalogue]] = {"tikal": tikal_catalogue, "tzolkin": tzolkin_catalogue}
+    return get_game(game).plugin.part("catalogue")()

@@ -5,6 +5,7 @@
 // details on hover (a mouse) or on tap (a touch screen: tapping a target with details opens
 // the chooser with the details and the moves, so nothing is played by accident).
 import { api, el, loadTokens, saveToken, rememberTable, toast } from "./api.js";
+import { markHint, summaryHints, updateHint, wireReviewLinks } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -198,6 +199,8 @@ function draw() {
   $("replay-open").classList.toggle("hidden", !s.terminal);
   $("record").classList.toggle("hidden", !s.terminal);
   $("record").href = `/api/tables/${tableId}/record`;
+  $("review-open").classList.toggle("hidden", !s.terminal);
+  updateHint(tableId, s, app.token);
   if (s.terminal && !app.summaryShown) showSummary();
 }
 
@@ -213,6 +216,7 @@ function drawBoard(ctx, legal) {
   hideTip();
   board.innerHTML = drawn.html ?? drawn.svg;
   board.classList.toggle("has-targets", legal.length > 0);
+  markHint(board, drawn.targets);
   const byId = new Map(legal.map((a) => [a.id, a]));
   for (const node of board.querySelectorAll("[data-target]")) {
     const ids = (drawn.targets || {})[node.dataset.target] || [];
@@ -357,6 +361,7 @@ function showSummary() {
   const details = app.renderer && app.renderer.summary ? app.renderer.summary(context(s.view, [], s.seat, s)) : "";
   $("summary-details").innerHTML = details || "";
   $("summary").classList.remove("hidden");
+  summaryHints(tableId, seatName);
 }
 
 async function openReplay() {
@@ -405,6 +410,7 @@ function closeReplay() {
 // --- wiring -------------------------------------------------------------------------------
 function wire() {
   $("undo").addEventListener("click", undo);
+  wireReviewLinks(tableId);
   wireTips($("board"));
   window.addEventListener("scroll", hideTip, { passive: true });
   $("handover-ok").addEventListener("click", handOver);

@@ -25,13 +25,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ...core.errors import IllegalAction
-from ...core.game import Action, State
-from ...tikal import actions as A
-from ...tikal.data import DRAWN_LETTERS, SIDES, default_components
-from ...tikal.rules import FRAME_RULES
-from ...tikal.state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..encoding import (ActionCodec, EncodingError, EntryCache, Field, GameEncoding, Layout, ObservationEncoder,
+from ..core.errors import IllegalAction
+from ..core.game import Action, State
+from . import actions as A
+from .data import DRAWN_LETTERS, SIDES, default_components
+from .engine import FRAME_RULES
+from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
+from ..rl.encoding import (ActionCodec, EncodingError, EntryCache, Field, GameEncoding, Layout, ObservationEncoder,
                         register_encoding, scaled, unknown_index)
 
 C = default_components()
@@ -550,7 +550,7 @@ def frame_targets(f) -> tuple[list[int], list[int], list[int], list[int]]:
 def known(names: tuple[str, ...], value: str, what: str) -> int:
     if value not in names:
         raise EncodingError(f"Tikal frame {what} {value!r} is not in the encoding; add it to "
-                            f"mayagames/rl/encoders/tikal.py")
+                            f"mayagames/tikal/encoding.py")
     return names.index(value)
 
 

@@ -17,16 +17,16 @@ from itertools import combinations
 
 import numpy as np
 
-from ...core.game import Action, State
-from ...tzolkin import actions as A
-from ...tzolkin.components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
-from ...tzolkin.layout import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS, FRAME_NAMES,
+from ..core.game import Action, State
+from . import actions as A
+from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
+from .layout import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS, FRAME_NAMES,
                                GOLD, HIDDEN, HOLES, INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE,
                                K_HARVEST, K_MARKET, K_MIRROR, K_PAY, K_PLACING, K_TECH, K_TURN, K_GAIN,
                                LIGHT, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
                                TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
-from ...tzolkin.state import TzolkinState
-from ..encoding import EntryCache, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
+from .state import TzolkinState
+from ..rl.encoding import EntryCache, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
 
 N_BUILDINGS = len(DATA.buildings)
 N_MONUMENTS = len(DATA.monuments)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.game import Action, State
-from ...core.toy import HIDDEN, PLAYS_PER_PLAYER, Bonus, End, Play, Swap, ToyState
-from ..encoding import ActionCodec, Field, GameEncoding, Layout, ObservationEncoder, register_encoding, unknown_index
+from .game import Action, State
+from .toy import HIDDEN, PLAYS_PER_PLAYER, Bonus, End, Play, Swap, ToyState
+from ..rl.encoding import ActionCodec, Field, GameEncoding, Layout, ObservationEncoder, register_encoding, unknown_index
 
 CARDS = 8  # card values 1..8
 COPIES = 2  # each value twice in the deck

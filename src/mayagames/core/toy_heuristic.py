@@ -12,8 +12,8 @@ cards it cannot locate.
 
 from __future__ import annotations
 
-from ..core.game import State
-from ..core.toy import HIDDEN, PLAYS_PER_PLAYER, ToyState
+from .game import State
+from .toy import HIDDEN, PLAYS_PER_PLAYER, ToyState
 
 SCORE_SCALE = 2.0  # a game is usually decided by a couple of points
 BONUS_CHANCE = 0.9  # value of an unused bonus while it can still be taken

@@ -1,0 +1,92 @@
+// Hints and review links on the table page (table.js calls these few hooks).
+// A hint asks the server for the medium or hard bot's move for the player's current
+// decision (POST /api/tables/ID/hint; unrated games only, never for spectators), shows it
+// with the bot's estimate and marks it on the board. Hints used are public: the end-of-game
+// summary lists them (GET /api/tables/ID/hints), as the record does.
+import { api, el, toast } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const hint = { table: null, token: null, state: null, shown: null, asking: false };
+
+function panel() {
+  let box = $("hint-box");
+  if (box) return box;
+  const card = $("moves-card");
+  if (!card) return null;
+  const level = el("select", { id: "hint-level", "aria-label": "hint from" },
+    el("option", { value: "medium" }, "medium bot"), el("option", { value: "hard", selected: true }, "hard bot"));
+  box = el("div", { id: "hint-box", class: "row hidden", style: "margin-top:.5rem" },
+    el("button", { type: "button", class: "secondary", id: "hint", onclick: ask }, "Hint"), level,
+    el("span", { id: "hint-text", class: "muted", "aria-live": "polite" }));
+  card.append(box);
+  return box;
+}
+
+/** After each state message: show the hint button on the player's own turn (unrated games). */
+export function updateHint(tableId, state, token) {
+  hint.table = tableId; hint.state = state; hint.token = token;
+  const box = panel();
+  if (!box) return;
+  const rated = Boolean(state.lobby && state.lobby.rated);
+  const mine = !state.terminal && state.seat !== null && state.seat === state.current_player;
+  box.classList.toggle("hidden", rated || !mine);
+  if (hint.shown && hint.shown.move_number !== state.move_number) {
+    hint.shown = null;
+    $("hint-text").textContent = "";
+  }
+}
+
+async function ask() {
+  const s = hint.state;
+  if (!s || hint.asking) return;
+  hint.asking = true;
+  $("hint").disabled = true;
+  $("hint-text").textContent = "the bot is thinking…";
+  try {
+    const level = $("hint-level").value;
+    hint.shown = await api(`/api/tables/${encodeURIComponent(hint.table)}/hint`,
+      { method: "POST", body: { level, move_number: s.move_number }, token: hint.token });
+    const h = hint.shown;
+    const estimate = h.win_prob !== null && h.win_prob !== undefined
+      ? `win chance ${Math.round(100 * h.win_prob)}%` : `score margin ${h.margin > 0 ? "+" : ""}${h.margin}`;
+    $("hint-text").textContent = `The ${h.level} bot would play: ${h.action} (${estimate}). Hints are shown in the record.`;
+    markHint($("board"));
+  } catch (error) {
+    $("hint-text").textContent = "";
+    toast(error.message);
+  } finally {
+    hint.asking = false;
+    $("hint").disabled = false;
+  }
+}
+
+/** After the board is drawn: outline the targets of the hinted move (if any). */
+export function markHint(board, targets) {
+  if (targets) hint.targets = targets;
+  const h = hint.shown, s = hint.state;
+  if (!h || !s || h.move_number !== s.move_number) return;
+  const action = (s.legal || []).find((a) => a.text === h.action);
+  if (!action) return;
+  for (const node of board.querySelectorAll("[data-target]")) {
+    if (((hint.targets || {})[node.dataset.target] || []).includes(action.id)) node.classList.add("hinted");
+  }
+}
+
+/** The review links (summary, players card, replay) point at /review/ID. */
+export function wireReviewLinks(tableId) {
+  for (const link of document.querySelectorAll(".review-link")) link.href = `/review/${encodeURIComponent(tableId)}`;
+}
+
+/** The end-of-game summary: which hints each player used. */
+export async function summaryHints(tableId, seatName) {
+  const box = $("summary-details");
+  if (!box) return;
+  let used = [];
+  try { used = (await api(`/api/tables/${encodeURIComponent(tableId)}/hints`)).hints; } catch { return; }
+  const old = $("summary-hints");
+  if (old) old.remove();
+  const text = used.length
+    ? `Hints used: ${used.map((h) => `${seatName(h.seat)} at move ${h.move_number + 1} (${h.level}: ${h.action})`).join("; ")}.`
+    : "No hints were used.";
+  box.after(el("p", { id: "summary-hints", class: "muted" }, text));
+}
