@@ -69,3 +69,41 @@ def client(make_app: Callable[..., Any]) -> Iterator[Any]:
 def live(make_app: Callable[..., Any], support: ModuleType) -> Iterator[Any]:
     with support.LiveServer(make_app()) as server:
         yield server
+
+
+class FakeClock:
+    """A time source the test moves by hand (epoch seconds)."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def players_app(make_app: Callable[..., Any], fake_clock: FakeClock) -> Callable[..., Any]:
+    """An app with a fake clock, cheap password hashes and a fast clock keeper."""
+    def build(**kwargs: Any) -> Any:
+        kwargs.setdefault("time_source", fake_clock)
+        kwargs.setdefault("fast_password_hashes", True)
+        kwargs.setdefault("clock_tick", 0.02)
+        return make_app(**kwargs)
+
+    return build
+
+
+@pytest.fixture
+def pclient(players_app: Callable[..., Any]) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app()) as test_client:
+        yield test_client

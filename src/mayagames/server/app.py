@@ -32,10 +32,14 @@ from ..core.registry import get_game
 from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
 from ..web.rules import rules_html
+from .accounts import SESSION_COOKIE
 from .db import DEFAULT_URL, Database
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
 from .bearer import bearer_token
+from .player_routes import add_player_api
+from .players import Players
+from .playerstore import Account
 from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
@@ -52,22 +56,34 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
                bot_delay: float = 0.0, bot_workers: int = 2, bot_processes: int = 0,
                list_test_games: bool = False, review_budget: str = DEFAULT_REVIEW_BUDGET,
                hint_budgets: dict[str, str] | None = None,
-               limits: ServerLimits | None = None) -> FastAPI:
+               limits: ServerLimits | None = None, time_source: Any = None,
+               fast_password_hashes: bool = False, clock_tick: float = 1.0,
+               secure_cookies: bool | None = None) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory;
-    ``limits`` default to :meth:`ServerLimits.from_env` (safe for a public server)."""
+    ``limits`` default to :meth:`ServerLimits.from_env` (safe for a public server).
+
+    ``time_source`` (epoch seconds; default ``time.time``) drives clocks and sessions (tests
+    pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS."""
+    import time
+
     database = db or Database(database_url or DEFAULT_URL)
     limits = limits or ServerLimits.from_env()
     service = GameService(database, bot_delay=bot_delay, bot_workers=bot_workers,
                           bot_processes=bot_processes,
                           list_test_games=list_test_games, limits=limits)
-    reviews = Reviews(service, review_budget, hint_budgets)
+    reviews = Reviews(service, review_budget, hint_budgets,
+                      is_rated=lambda room: players.meta_of(room).rated)  # no hints in rated games
+    players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
+                      tick=clock_tick)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        players.start()
         try:
             yield
         finally:
+            await players.stop()
             await reviews.stop()
             await service.stop()
 
@@ -76,11 +92,13 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     app.state.service = service
     app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
     app.state.reviews = reviews
+    app.state.players = players
     install_error_handlers(app)
     add_pages(app)
-    add_api(app, service)
+    add_player_api(app, service, players, STATIC_DIR, secure_cookies)
+    add_api(app, service, players)
     add_review_api(app, service, reviews)
-    add_websocket(app, service)
+    add_websocket(app, service, players)
     return app
 
 
@@ -160,7 +178,7 @@ def client_address(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "unknown"
 
 
-def add_api(app: FastAPI, service: GameService) -> None:
+def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     limits = service.limits
 
     async def room_of(table_id: str) -> Room:
@@ -174,6 +192,17 @@ def add_api(app: FastAPI, service: GameService) -> None:
                            "moves from your address")
         if token:
             service.check_rate("moves-token", token, limits.rate_moves, "moves for this seat")
+
+    async def account(request: Request) -> Account | None:
+        """The session's account; 401 for an expired or unknown session (acting needs one)."""
+        return await players.account_of(request.cookies.get(SESSION_COOKIE))
+
+    async def viewer(request: Request) -> Account | None:
+        """The session's account for reading (an expired session reads as a spectator)."""
+        try:
+            return await account(request)
+        except ServerError:
+            return None
 
     async def fresh_room_of(table_id: str) -> Room:
         """The room with every write of every instance (reads after a write elsewhere)."""
@@ -203,49 +232,61 @@ def add_api(app: FastAPI, service: GameService) -> None:
         return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
-        """Create a table; the answer holds each human seat's secret token (shown once)."""
+    async def create_table(req: CreateTable, request: Request,
+                           acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Create a table; the answer holds each human seat's secret token (shown once).
+        Logged in, the creator's account takes the first person's seat."""
         service.check_rate("tables", client_address(request), limits.rate_tables, "new tables")
-        room, tokens = await service.create_table(req)
+        speed = players.check_create(req, acc)
+        room, tokens = await service.create_table(req, players.preparer(req, acc, speed))
+        tokens = players.visible_tokens(room, tokens)
         seats = []
         for seat, token in zip(room.seats_public(), tokens):
             invite = f"/table/{room.id}#token={token}" if token else None
             seats.append({**seat, "token": token, "invite": invite})
         return {"table": room.id, "game": room.info.name, "seats": seats,
-                "spectate": f"/table/{room.id}"}
+                "spectate": f"/table/{room.id}", **players.lobby_fields(room)}
 
     @app.get("/api/tables")
     async def list_tables(status: str | None = Query(None, pattern="^(playing|finished)$"),
-                          limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+                          limit: int = Query(50, ge=1, le=500),
+                          open: bool = Query(False, description="public tables with a free seat")
+                          ) -> dict[str, Any]:
+        if open:
+            return {"tables": await players.open_tables(limit)}
         return {"tables": await service.list_tables(status, limit)}
 
     @app.get("/api/tables/{table_id}", dependencies=[Depends(state_request)])
     async def table_state(room: Room = Depends(fresh_room_of),
-                          token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """The position as the token's seat sees it (a spectator's without a token)."""
-        return room.message(room.seat_of_token(token))
+                          token: str | None = Depends(bearer_token),
+                          acc: Account | None = Depends(viewer)) -> dict[str, Any]:
+        """The position as the token's (else the account's) seat sees it (else a spectator's)."""
+        return room.message(players.seat_for(room, token, acc))
 
     @app.post("/api/tables/{table_id}/moves", dependencies=[Depends(move_request)])
     async def move(req: MoveRequest, room: Room = Depends(room_of),
-                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """Play for the token's seat; ``move_number`` must be the current one."""
-        seat = seat_required(room, token)
+                   token: str | None = Depends(bearer_token),
+                   acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Play for the token's (else the account's) seat; ``move_number`` must be the current one."""
+        seat = seat_required(players.seat_for(room, token, acc))
         await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/undo", dependencies=[Depends(move_request)])
     async def undo(req: UndoRequest, room: Room = Depends(room_of),
-                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        seat = seat_required(room, token)
+                   token: str | None = Depends(bearer_token),
+                   acc: Account | None = Depends(account)) -> dict[str, Any]:
+        seat = seat_required(players.seat_for(room, token, acc))
         await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
     @app.get("/api/tables/{table_id}/replay", dependencies=[Depends(state_request)])
     async def replay(step: int = Query(..., ge=0), perspective: str = Query("spectator"),
                      room: Room = Depends(fresh_room_of),
-                     token: str | None = Depends(bearer_token)) -> dict[str, Any]:
+                     token: str | None = Depends(bearer_token),
+                     acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """One frame of a replay: a finished game from any side, else only one's own side."""
-        return service.replay_frame(room, room.seat_of_token(token), step, perspective)
+        return service.replay_frame(room, players.seat_for(room, token, acc), step, perspective)
 
     @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
@@ -254,16 +295,15 @@ def add_api(app: FastAPI, service: GameService) -> None:
         return JSONResponse(data)
 
 
-def seat_required(room: Room, token: str | None) -> int:
-    seat = room.seat_of_token(token)
+def seat_required(seat: int | None) -> int:
     if seat is None:
-        raise ServerError(401, "no_token", "moving needs your seat's token "
-                          "(Authorization: Bearer TOKEN)")
+        raise ServerError(401, "no_token", "moving needs your seat: its token "
+                          "(Authorization: Bearer TOKEN) or the session of its account")
     return seat
 
 
 # --- WebSocket ------------------------------------------------------------------------
-def add_websocket(app: FastAPI, service: GameService) -> None:
+def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         """Messages in: hello {token}, move, undo, ping. Out: state, error, pong."""
@@ -281,7 +321,12 @@ def add_websocket(app: FastAPI, service: GameService) -> None:
             return
         sub = Subscriber()
         sender = asyncio.create_task(pump(ws, sub))
-        session = SocketSession(service, room, sub, client_address(ws))
+        try:  # the account of the session cookie (a stale session watches as a spectator)
+            account = await players.account_of(ws.cookies.get(SESSION_COOKIE))
+        except ServerError:
+            account = None
+        session = SocketSession(service, room, sub, client_address(ws),
+                                lambda token: players.seat_for(room, token, account))
         try:
             while True:
                 message = await ws.receive()
@@ -334,9 +379,11 @@ class Flood(Exception):
 class SocketSession:
     """One WebSocket's conversation: who it speaks for and what it asked."""
 
-    def __init__(self, service: GameService, room: Room, sub: Subscriber, address: str) -> None:
+    def __init__(self, service: GameService, room: Room, sub: Subscriber, address: str,
+                 seat_of: Any = None) -> None:
         self.service, self.room, self.sub = service, room, sub
         self.address = address
+        self.seat_of = seat_of or room.seat_of_token  # token -> seat (an account's without one)
         self.greeted = False
         self.token: str | None = None
         self.rates = RateLimiter(max_keys=4)  # this socket's own message bucket
@@ -373,7 +420,7 @@ class SocketSession:
         if isinstance(request, WsHello):
             self.check_flood("state", self.address, self.service.limits.rate_state,
                              "state requests from one address")
-            seat = self.room.seat_of_token(request.token)
+            seat = self.seat_of(request.token)
             if self.service.db.shared:
                 await self.service.refresh(self.room)
             self.service.subscribe(self.room, self.sub, seat)

@@ -11,6 +11,66 @@ import typer
 
 def register(app: typer.Typer) -> None:
     app.command()(serve)
+    ratings = typer.Typer(help="The rating ladder of the web app (people and bot levels).",
+                          no_args_is_help=True)
+    ratings.command("seed-bots")(seed_bots)
+    ratings.command("show")(show_ratings)
+    app.add_typer(ratings, name="ratings")
+
+
+def seed_bots(
+    game: str = typer.Argument(..., help="tikal or tzolkin"),
+    games: int = typer.Option(30, help="bot-vs-bot games to play and record"),
+    levels: str = typer.Option("easy,medium,hard", help="the bot levels that play"),
+    players: int = typer.Option(2, help="players per game"),
+    seed: int = typer.Option(0, help="run seed (the games' seeds derive from it)"),
+    jobs: int = typer.Option(1, help="games played at once (processes)"),
+    database_url: Optional[str] = typer.Option(
+        None, "--database-url", envvar="DATABASE_URL",
+        help="the web app's database (default: SQLite file mayagames.db)"),
+) -> None:
+    """Play bot-vs-bot games among the levels and record them on the web app's ladder, so that
+    the bots' ratings also come from their games against each other."""
+    from .db import DEFAULT_URL, Database
+    from .playerstore import PlayerStore
+    from .ratings import rating_dict
+    from .ratings import seed_bots as play_and_record
+
+    if games < 1:
+        raise typer.BadParameter("--games must be at least 1")
+    db = Database(database_url or DEFAULT_URL)
+    db.create_schema()
+    try:
+        board = play_and_record(PlayerStore(db), game, games,
+                                [x.strip() for x in levels.split(",") if x.strip()], players,
+                                seed, jobs)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    finally:
+        db.dispose()
+    for place, rating in enumerate(board, 1):
+        row = rating_dict(rating)
+        typer.echo(f"{place:>3}. {row['name']:<24} rating {row['rating']:>7.2f}  "
+                   f"(mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, {row['games']} games)")
+
+
+def show_ratings(
+    game: str = typer.Argument(..., help="tikal or tzolkin"),
+    database_url: Optional[str] = typer.Option(None, "--database-url", envvar="DATABASE_URL"),
+) -> None:
+    """Print a game's ladder."""
+    from .db import DEFAULT_URL, Database
+    from .playerstore import PlayerStore
+    from .ratings import rating_dict
+
+    db = Database(database_url or DEFAULT_URL)
+    db.create_schema()
+    for place, rating in enumerate(PlayerStore(db).leaderboard(game, 500), 1):
+        row = rating_dict(rating)
+        typer.echo(f"{place:>3}. {row['name']:<24} rating {row['rating']:>7.2f}  "
+                   f"(mu {row['mu']:.2f}, sigma {row['sigma']:.2f}, {row['games']} games)")
+    db.dispose()
 
 
 def serve(

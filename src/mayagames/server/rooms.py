@@ -158,6 +158,8 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
+    waiting: str | None = None  # why the game cannot start yet (a public table not full)
+    extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
     @classmethod
     def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
@@ -225,6 +227,8 @@ class Room:
                               f"move {self.move_number}; here is the current position")
         if seat is None:
             raise ServerError(403, "spectator", "spectators cannot move; open an invite link")
+        if self.waiting:
+            raise ServerError(409, "waiting", f"the game has not started: {self.waiting}")
         if seat != self.state.current_player:
             raise ServerError(403, "not_your_turn",
                               f"it is not seat {seat}'s turn (seat {self.state.current_player} "
@@ -331,13 +335,15 @@ class Room:
     def header(self) -> dict[str, Any]:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
-                "seats": self.seats_public()}
+                "seats": self.seats_public(),
+                **{k: v() if callable(v) else v for k, v in self.extras.items()}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
         view = self.state.view(seat)
         current = self.state.current_player
-        legal = self.state.legal_actions() if seat is not None and seat == current else []
+        legal = (self.state.legal_actions()
+                 if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
             "type": "state", **self.header(), "seat": seat,

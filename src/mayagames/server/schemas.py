@@ -27,6 +27,12 @@ class CreateTable(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=2**63,
                              description="fixing the seed makes the game predictable to whoever knows it")
+    public: bool = Field(default=False, description="listed in the open lobby; free seats are joined there")
+    rated: bool = Field(default=False, description="the result updates the players' ratings")
+    speed: str = Field(default="untimed", max_length=32,
+                       description="untimed, realtime:M+S or turn:Nh / turn:Nd")
+    zombie: str = Field(default="medium", max_length=16,
+                        description="the bot level that takes over a seat whose time runs out")
 
     @model_validator(mode="after")
     def seats_match_players(self) -> "CreateTable":
@@ -34,6 +40,24 @@ class CreateTable(Strict):
             raise ValueError(f"give one seat per player: {self.players} players but "
                              f"{len(self.seats)} seats")
         return self
+
+
+class Credentials(Strict):
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class PasswordChange(Strict):
+    old: str = Field(min_length=1, max_length=256)
+    new: str = Field(min_length=1, max_length=256)
+
+
+class JoinRequest(Strict):
+    seat: int = Field(ge=0, le=16)
+
+
+class ChatRequest(Strict):
+    text: str = Field(min_length=1, max_length=2000)
 
 
 class MoveRequest(Strict):

@@ -31,7 +31,7 @@ import re
 import secrets
 import socket
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, TypeVar
+from typing import Any, Awaitable, Callable, TypeVar
 
 from ..agents import AGENT_FACTORIES, RandomAgent, make_agent
 from ..core.errors import MayaGamesError
@@ -106,6 +106,10 @@ class GameService:
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
         self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
+        # Hooks of other features (accounts, clocks, ratings: .players): a table came into
+        # memory; a move was stored (called under the table's lock, before the broadcast).
+        self.on_load: list[Callable[[Room], Awaitable[None]]] = []
+        self.on_move: list[Callable[[Room, LogEntry], Awaitable[None]]] = []
         self.instance = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.listener: Listener | None = None
         self.leased: set[str] = set()  # tables whose bot lease this instance holds
@@ -215,8 +219,11 @@ class GameService:
         return choices
 
     # --- tables -------------------------------------------------------------
-    async def create_table(self, req: CreateTable) -> tuple[Room, list[str | None]]:
-        """Create and store a table; returns it and each seat's token (None for bots)."""
+    async def create_table(self, req: CreateTable,
+                           prepare: Callable[[Room], Awaitable[None]] | None = None,
+                           ) -> tuple[Room, list[str | None]]:
+        """Create and store a table; returns it and each seat's token (None for bots).
+        ``prepare`` stores what other features add to the table, before anyone can play."""
         try:
             info = get_game(req.game)
             info.check_players(req.players)
@@ -251,6 +258,8 @@ class GameService:
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
         await self.in_db(self.db.insert_table, stored)
+        if prepare is not None:
+            await prepare(room)
         self.rooms[stored.id] = room
         self.start_bots(room)
         return room, tokens
@@ -278,6 +287,10 @@ class GameService:
         except (MayaGamesError, ValueError, ImportError) as exc:
             self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
             raise ServerError(500, "broken_table", self.broken[table_id]) from exc
+        if table_id in self.rooms:  # loaded meanwhile by another request
+            return self.rooms[table_id]
+        for hook in self.on_load:
+            await hook(room)
         room = self.rooms.setdefault(table_id, room)
         self.start_bots(room)
         return room
@@ -308,6 +321,9 @@ class GameService:
                 await self.catch_up(room)  # another instance may have moved meanwhile
             for _ in range(WRITE_TRIES):
                 room.check_turn(seat, move_number)
+                if given is None and room.is_bot(seat):  # a person's request for a bot's seat
+                    raise ServerError(403, "bot_seat", "a bot plays this seat (its player's time "
+                                      "ran out)")
                 if given is None:
                     action = room.resolve_action(action_id, text)
                 else:
@@ -327,6 +343,11 @@ class GameService:
                     raise ServerError(503, "not_saved", "the move could not be saved and was "
                                       f"not played; try again ({type(exc).__name__})") from exc
                 room.commit(after, entry, version)
+                for hook in self.on_move:
+                    try:
+                        await hook(room, entry)
+                    except Exception:  # the move is stored: it stands; the feature logs it
+                        log.exception("table %s: after-move hook failed", room.id)
                 self.broadcast(room, origin, rid)
                 break
             else:
@@ -552,7 +573,7 @@ class GameService:
     # --- bots -----------------------------------------------------------------
     @staticmethod
     def bot_to_move(room: Room) -> bool:
-        return not room.finished and room.is_bot(room.state.current_player)
+        return not room.finished and not room.waiting and room.is_bot(room.state.current_player)
 
     @staticmethod
     def bots_busy(room: Room) -> bool:
@@ -588,7 +609,7 @@ class GameService:
             await self.in_db(self.db.release_bot_leases, [room.id], self.instance)
 
     async def move_bots(self, room: Room) -> None:
-        while not room.finished and room.is_bot(room.state.current_player):
+        while self.bot_to_move(room):
             seat, number = room.state.current_player, room.move_number
             assert seat is not None
             view, legal = room.state.view(seat), list(room.state.legal_actions())

@@ -121,6 +121,11 @@ function readOptions() {
   return options;
 }
 
+// Public, rated, speed and the zombie level (accounts.js explains them in the lobby).
+function tableKind() {
+  return { public: $("public").checked, rated: $("rated").checked, speed: $("speed").value, zombie: $("zombie").value };
+}
+
 async function createTable(event) {
   event.preventDefault();
   $("create-error").textContent = "";
@@ -133,12 +138,13 @@ async function createTable(event) {
   $("create").disabled = true;
   try {
     const table = await api("/api/tables", {
-      method: "POST", body: { game: $("game").value, players: count, seats, options: readOptions() },
+      method: "POST", body: { game: $("game").value, players: count, seats, options: readOptions(), ...tableKind() },
     });
     rememberTable(table.table);
     showCreated(table);
     listMine();
     listRecent();
+    document.dispatchEvent(new CustomEvent("mayagames:tables-changed"));
   } catch (error) {
     $("create-error").textContent = error.message;
   } finally {
@@ -153,6 +159,11 @@ function showCreated(table) {
   box.replaceChildren();
   const humans = table.seats.filter((s) => s.token);
   for (const seat of table.seats) {
+    if (!seat.token && seat.agent === "human") {  // an account's seat, or one joined in the open lobby
+      box.append(el("p", {}, `${seat.name}: ${table.public && seat.seat > 0 ? "free seat, listed in the open lobby" : "your account's seat"} `,
+        seat.seat === 0 || !table.public ? el("a", { class: "button", href: `/table/${table.table}`, "data-seat": seat.seat }, "Play here") : null));
+      continue;
+    }
     if (!seat.token) {
       box.append(el("p", { class: "muted" }, `${seat.name}: bot (${seat.agent})`));
       continue;

@@ -82,6 +82,8 @@ function hello(token) {
 function receive(message) {
   if (message.type === "state") onState(message);
   else if (message.type === "error") onError(message);
+  // other features (clocks, chat, seats: social.js) listen to the table's messages
+  document.dispatchEvent(new CustomEvent("mayagames:message", { detail: { message, token: app.token } }));
 }
 
 function onState(message) {

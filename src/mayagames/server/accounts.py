@@ -1,0 +1,138 @@
+"""Accounts: names, passwords (argon2), login sessions in a cookie, and the login throttle.
+
+* A password is stored only as an argon2id hash (``argon2-cffi``), never logged; hashing
+  and checking run in a worker thread (tens of milliseconds of CPU each).
+* A session is a random secret in the ``mayagames_session`` cookie (HttpOnly,
+  SameSite=Lax, Secure when the request came over HTTPS, directly or as told by a proxy's
+  ``X-Forwarded-Proto``, or always when configured); the database keeps only its SHA-256
+  and its expiry. An expired or unknown session is refused with 401, never taken as a guest.
+* Failed logins are counted per account name and per client address in a sliding
+  window; past the limit every login attempt for that name or from that address is refused
+  with 429 (a right password too) until the window has passed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from .rooms import ServerError
+
+SESSION_COOKIE = "mayagames_session"
+SESSION_DAYS = 30
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
+MIN_PASSWORD, MAX_PASSWORD = 8, 128
+Clock = Callable[[], float]
+
+
+def name_key(name: str) -> str:
+    """The unique form of a name: 'Ixchel' and 'ixchel' are the same account."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(name: str) -> str:
+    """A valid account name (3 to 24 letters, digits, '_', '.', '-'; starts with a letter or digit)."""
+    name = name.strip()
+    if not NAME.fullmatch(name):
+        raise ServerError(422, "bad_name", "a name has 3 to 24 characters: letters a-z, digits, "
+                          "'_', '.' or '-', starting with a letter or a digit")
+    if name_key(name).startswith("bot"):
+        raise ServerError(422, "bad_name", "names starting with 'bot' are kept for the bots")
+    return name
+
+
+def check_password(password: str, name: str) -> None:
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ServerError(422, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} "
+                          "characters")
+    if name_key(password) == name_key(name):
+        raise ServerError(422, "bad_password", "the password must differ from the name")
+
+
+class Passwords:
+    """argon2id hashing; ``fast`` lowers the cost (tests only)."""
+
+    def __init__(self, fast: bool = False) -> None:
+        self.hasher = (PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) if fast
+                       else PasswordHasher())
+
+    def hash(self, password: str) -> str:
+        return self.hasher.hash(password)
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(password_hash, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+
+    def dummy_verify(self, password: str) -> None:
+        """Spend the time of a check for an unknown name (no hint which names exist)."""
+        self.verify(self.dummy, password)
+
+    @property
+    def dummy(self) -> str:
+        if not hasattr(self, "_dummy"):
+            self._dummy = self.hasher.hash(secrets.token_hex(8))
+        return self._dummy
+
+
+def session_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_session_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Throttled(ServerError):
+    """429 with the seconds to wait (sent as ``Retry-After``)."""
+
+    def __init__(self, wait: int, what: str = "too many failed logins") -> None:
+        super().__init__(429, "too_many_attempts", f"{what}; try again in {wait} s")
+        self.retry_after = wait
+
+
+@dataclass
+class LoginThrottle:
+    """Failed logins per name and per address in the last ``window`` seconds."""
+
+    per_name: int = 5
+    per_address: int = 20
+    window: float = 300.0
+    clock: Clock = time.time
+    failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def _recent(self, key: str) -> deque[float]:
+        stamps = self.failures.setdefault(key, deque())
+        cutoff = self.clock() - self.window
+        while stamps and stamps[0] <= cutoff:
+            stamps.popleft()
+        if not stamps:
+            del self.failures[key]
+            return deque()
+        return stamps
+
+    def check(self, name: str, address: str) -> None:
+        """Refuse (429) a login for a name or from an address with too many recent failures."""
+        for key, limit in ((f"name:{name_key(name)}", self.per_name),
+                           (f"addr:{address}", self.per_address)):
+            stamps = self._recent(key)
+            if len(stamps) >= limit:
+                wait = int(stamps[0] + self.window - self.clock()) + 1
+                raise Throttled(wait)
+
+    def failed(self, name: str, address: str) -> None:
+        now = self.clock()
+        for key in (f"name:{name_key(name)}", f"addr:{address}"):
+            self.failures.setdefault(key, deque()).append(now)
+        if len(self.failures) > 100_000:  # bounded memory under a flood of names
+            self.failures.clear()

@@ -1,0 +1,554 @@
+"""The players' side of the server: accounts and sessions, seats that belong to accounts,
+the open lobby (public tables, joining a free seat), clocks with zombie bots, the rating
+ladder and table chat.
+
+:class:`Players` sits next to :class:`~.service.GameService` and plugs into it through its
+hooks: ``on_load`` (a table comes into memory: its settings, owners and clock are read),
+``on_move`` (under the table's lock, after a move is stored: the clock is charged, a
+finished rated game is rated). What a table adds to its messages goes into the room's
+``extras`` (``lobby``, ``players``, ``clock``), so that seats and spectators see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from typing import Any, Awaitable, Callable
+
+from ..agents import LEVELS, make_agent
+from ..core.rng import derive_seed
+from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_name,
+                       check_password, name_key, new_session_secret, session_hash)
+from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
+from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
+from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
+from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
+
+log = logging.getLogger("mayagames.server")
+Clock = Callable[[], float]
+CHAT_MAX = 500          # characters of one chat line
+CHAT_BURST = 5          # lines one author may send ...
+CHAT_WINDOW = 10.0      # ... per this many seconds
+CHAT_KEEP = 200         # lines a table's chat shows
+
+
+def login_required(account: Account | None) -> Account:
+    if account is None:
+        raise ServerError(401, "login_required", "log in first (POST /api/login)")
+    return account
+
+
+class Players:
+    """Accounts, lobby, clocks, ratings and chat over the game service's database."""
+
+    def __init__(self, service: Any, *, clock: Clock = time.time, fast_hashes: bool = False,
+                 tick: float = 1.0) -> None:
+        self.service = service
+        self.store = PlayerStore(service.db)
+        self.clock = clock
+        self.tick = tick
+        self.passwords = Passwords(fast=fast_hashes)
+        self.throttle = LoginThrottle(clock=lambda: self.clock())
+        self.meta: dict[str, TableMeta] = {}
+        self.deadlines: dict[str, float] = {}
+        self.chat_sent: dict[str, deque[float]] = {}
+        self.keeper: asyncio.Task[None] | None = None
+        service.on_load.append(self.on_load)
+        service.on_move.append(self.on_move)
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self.service.in_db(fn, *args)
+
+    async def hashing(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """argon2 work runs in a thread: tens of milliseconds of CPU the loop does not wait for."""
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        self.keeper = asyncio.get_running_loop().create_task(self.keep_clocks())
+
+    async def stop(self) -> None:
+        if self.keeper is not None:
+            self.keeper.cancel()
+            await asyncio.gather(self.keeper, return_exceptions=True)
+
+    # --- accounts and sessions -------------------------------------------------------------
+    async def register(self, name: str, password: str) -> tuple[Account, str]:
+        name = check_name(name)
+        check_password(password, name)
+        digest = await self.hashing(self.passwords.hash, password)
+        try:
+            account = await self.db(self.store.create_account, name, name_key(name), digest,
+                                    self.clock())
+        except NameTaken as exc:
+            raise ServerError(409, "name_taken", f"the name {name!r} is taken") from exc
+        return account, await self.new_session(account)
+
+    async def new_session(self, account: Account) -> str:
+        secret = new_session_secret()
+        now = self.clock()
+        await self.db(self.store.create_session, session_hash(secret), account.id, now,
+                      now + SESSION_DAYS * 86400)
+        return secret
+
+    async def login(self, name: str, password: str, address: str) -> tuple[Account, str]:
+        self.throttle.check(name, address)
+        found = await self.db(self.store.account_by_key, name_key(name.strip()))
+        if found is None:
+            await self.hashing(self.passwords.dummy_verify, password)
+        elif await self.hashing(self.passwords.verify, found[1], password):
+            return found[0], await self.new_session(found[0])
+        self.throttle.failed(name, address)
+        raise ServerError(401, "bad_login", "wrong name or password")
+
+    async def logout(self, secret: str | None) -> None:
+        if secret:
+            await self.db(self.store.delete_session, session_hash(secret))
+
+    async def account_of(self, secret: str | None) -> Account | None:
+        """The account of a session cookie; None without one; 401 for an unknown or expired one."""
+        if not secret:
+            return None
+        found = await self.db(self.store.session, session_hash(secret))
+        if found is None:
+            raise ServerError(401, "bad_session", "this session is unknown or was ended; log in again")
+        account, expires = found
+        if self.clock() >= expires:
+            await self.db(self.store.delete_session, session_hash(secret))
+            raise ServerError(401, "session_expired", "your session has expired; log in again")
+        return account
+
+    async def change_password(self, account: Account, secret: str, old: str, new: str) -> None:
+        digest = await self.db(self.store.password_hash, account.id)
+        if digest is None or not await self.hashing(self.passwords.verify, digest, old):
+            raise ServerError(403, "bad_login", "the current password is wrong")
+        check_password(new, account.name)
+        await self.db(self.store.set_password, account.id,
+                      await self.hashing(self.passwords.hash, new), session_hash(secret))
+
+    # --- tables: creation and loading ---------------------------------------------------------
+    def check_create(self, req: Any, account: Account | None) -> Speed:
+        """Refuse settings the creator may not choose (before anything is stored)."""
+        speed = parse_speed(req.speed)
+        if (req.public or req.rated) and account is None:
+            raise ServerError(401, "login_required", "public and rated tables need an account: "
+                              "log in first")
+        if req.zombie not in LEVELS:
+            raise ServerError(422, "bad_zombie", f"zombie must be one of {sorted(LEVELS)}")
+        agents = [(s.agent.strip().lower() or HUMAN) if s else HUMAN
+                  for s in (req.seats or [None] * req.players)]
+        if req.rated and any(a != HUMAN and a not in LEVELS for a in agents):
+            raise ServerError(422, "unrated_bot", "a rated table seats people and the bot levels "
+                              f"{', '.join(LEVELS)} only (they are on the ladder)")
+        if req.public and HUMAN not in agents[1:] and agents.count(HUMAN) < 2:
+            raise ServerError(422, "no_free_seat", "a public table needs a person's seat besides "
+                              "yours")
+        return speed
+
+    def preparer(self, req: Any, account: Account | None,
+                 speed: Speed) -> Callable[[Room], Awaitable[None]]:
+        """What a new table stores besides its game (called by ``create_table``)."""
+        async def prepare(room: Room) -> None:
+            humans = [i for i, s in enumerate(room.stored.seats) if s.agent == HUMAN]
+            meta = TableMeta(public=req.public, rated=req.rated, speed=speed.text,
+                             zombie=req.zombie, creator_id=account.id if account else None,
+                             clock=new_clock(speed, room.stored.num_players))
+            names: dict[int, str] = {}
+            tokens: dict[int, str | None] = {}
+            if account is not None and humans:
+                meta.owners[humans[0]] = account.id
+                meta.owner_names[humans[0]] = names[humans[0]] = account.name
+            if req.public:  # the other people's seats are taken in the lobby, not by links
+                for seat in humans[1:]:
+                    tokens[seat] = None
+                    names[seat] = "Open seat"
+            meta.full = not req.public or len(humans) <= 1
+            for seat, name in names.items():
+                room.stored.seats[seat].name = name
+            for seat in tokens:
+                room.stored.seats[seat].token_hash = None
+            if meta.full and meta.clock is not None:
+                run_for(meta.clock, speed, self.clocked_seat(room, meta), self.clock())
+            await self.db(self.store.insert_meta, room.id, meta, names, tokens)
+            await self.adopt(room, meta)
+        return prepare
+
+    def rematch_preparer(self, old: Room) -> Callable[[Room], Awaitable[None]]:
+        """What a rematch of ``old`` stores: the same accounts in the same seats (no links
+        needed for them), the same speed, rating and zombie level; a private table that
+        starts at once. The old table then points to the new one (``lobby.rematch``)."""
+        before = self.meta_of(old)
+
+        async def prepare(room: Room) -> None:
+            speed = parse_speed(before.speed)
+            meta = TableMeta(public=False, rated=before.rated, speed=before.speed,
+                             zombie=before.zombie, creator_id=before.creator_id,
+                             clock=new_clock(speed, room.stored.num_players),
+                             owners=dict(before.owners), owner_names=dict(before.owner_names))
+            names = dict(before.owner_names)
+            tokens: dict[int, str | None] = {seat: None for seat in before.owners}
+            for seat, name in names.items():
+                room.stored.seats[seat].name = name
+                room.stored.seats[seat].token_hash = None
+            if meta.clock is not None:
+                run_for(meta.clock, speed, self.clocked_seat(room, meta), self.clock())
+            await self.db(self.store.insert_meta, room.id, meta, names, tokens)
+            await self.adopt(room, meta)
+            before.rematch = room.id
+            await self.db(self.store.ensure_meta, old.id)
+            await self.db(self.store.set_rematch, old.id, room.id)
+            self.decorate(old, before)
+            await self.post(old, "", None, "A rematch is offered: the same players at a new "
+                            f"table ({room.id}).", system=True)
+        return prepare
+
+    @staticmethod
+    def visible_tokens(room: Room, tokens: list[str | None]) -> list[str | None]:
+        """The seat tokens a creation answer shows (none for a public table's open seats)."""
+        return [t if room.stored.seats[i].token_hash else None for i, t in enumerate(tokens)]
+
+    async def on_load(self, room: Room) -> None:
+        meta = await self.db(self.store.load_meta, room.id)
+        if meta is None:
+            meta = TableMeta()
+        await self.adopt(room, meta)
+
+    async def adopt(self, room: Room, meta: TableMeta) -> None:
+        """Make ``meta`` the room's: zombies play, the lobby waits, the clock is watched."""
+        self.meta[room.id] = meta
+        for seat in meta.zombies:
+            room.agents[seat] = self.zombie_agent(room, meta, seat)
+        room.waiting = None if meta.full else "waiting for players to join"
+        await self.load_ratings(room, meta)
+        self.watch(room, meta)
+        self.decorate(room, meta)
+
+    def zombie_agent(self, room: Room, meta: TableMeta, seat: int) -> Any:
+        return make_agent(meta.zombie, derive_seed(room.stored.seed, room.id, "zombie", seat))
+
+    async def load_ratings(self, room: Room, meta: TableMeta) -> None:
+        keys = {seat: self.player_key(room, meta, seat) for seat in range(room.stored.num_players)}
+        found = await self.db(self.store.ratings, room.info.name,
+                              [k for k in keys.values() if k])
+        meta_ratings = {seat: rating_dict(found[k])["rating"] for seat, k in keys.items()
+                        if k in found}
+        room.extras["ratings"] = meta_ratings
+
+    def decorate(self, room: Room, meta: TableMeta) -> None:
+        """What every message of the table carries besides the game."""
+        speed = parse_speed(meta.speed)
+        ratings = room.extras.get("ratings", {})
+        room.extras["lobby"] = {"public": meta.public, "rated": meta.rated, "speed": meta.speed,
+                                "speed_text": speed.describe(), "zombie": meta.zombie,
+                                "waiting": not meta.full, "free": self.free_seats(room, meta),
+                                "rematch": meta.rematch}
+        room.extras["players"] = [{"seat": i, "account": meta.owner_names.get(i),
+                                   "zombie": i in meta.zombies, "rating": ratings.get(i)}
+                                  for i in range(room.stored.num_players)]
+        room.extras["clock"] = lambda: public_clock(meta.clock, speed, self.clock())
+
+    # --- who is who ---------------------------------------------------------------------------
+    def seat_for(self, room: Room, token: str | None, account: Account | None) -> int | None:
+        """The seat a request speaks for: its token's, else its account's, else none (spectator)."""
+        if token:
+            return room.seat_of_token(token)
+        if account is not None:
+            return self.seat_of_account(room, account)
+        return None
+
+    def seat_of_account(self, room: Room, account: Account) -> int | None:
+        meta = self.meta.get(room.id)
+        if meta is None:
+            return None
+        seats = [s for s, a in meta.owners.items() if a == account.id]
+        if not seats:
+            return None
+        current = room.state.current_player
+        return current if current in seats else min(seats)
+
+    def player_key(self, room: Room, meta: TableMeta, seat: int) -> str | None:
+        """The ladder's name for a seat's player (None: a guest or an unrated bot)."""
+        if seat in meta.owners:
+            return account_player(meta.owners[seat])
+        agent = room.stored.seats[seat].agent
+        return bot_player(agent) if agent in LEVELS else None
+
+    # --- the lobby ------------------------------------------------------------------------------
+    async def join(self, room: Room, seat: int, account: Account) -> None:
+        """Take a free seat of a public table for ``account``; start the game when it is full."""
+        meta = self.meta_of(room)
+        if not meta.public:
+            raise ServerError(403, "private_table", "this table is private: its seats are taken "
+                              "with invite links")
+        if room.finished:
+            raise ServerError(409, "game_over", "the game is over")
+        if not 0 <= seat < room.stored.num_players:
+            raise ServerError(422, "bad_seat", f"seat must be 0..{room.stored.num_players - 1}")
+        async with room.lock:
+            if self.seat_of_account(room, account) is not None:
+                raise ServerError(409, "already_seated", "you already have a seat at this table")
+            if room.stored.seats[seat].agent != HUMAN or seat in meta.owners \
+                    or room.stored.seats[seat].token_hash:
+                raise ServerError(409, "seat_taken", f"seat {seat} is not free")
+            free = self.free_seats(room, meta)
+            try:
+                await self.db(self.store.take_seat, room.id, seat, account, len(free) <= 1, True)
+            except SeatTaken as exc:
+                raise ServerError(409, "seat_taken", f"seat {seat} is not free") from exc
+            self.own(room, meta, seat, account)
+            if len(free) <= 1:
+                meta.full = True
+                room.waiting = None
+                if meta.clock is not None:
+                    run_for(meta.clock, parse_speed(meta.speed), self.clocked_seat(room, meta),
+                            self.clock())
+                    await self.save_clock(room, meta)
+            await self.load_ratings(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
+        self.service.start_bots(room)
+
+    def own(self, room: Room, meta: TableMeta, seat: int, account: Account) -> None:
+        meta.owners[seat] = account.id
+        meta.owner_names[seat] = account.name
+        room.stored.seats[seat].name = account.name
+
+    @staticmethod
+    def free_seats(room: Room, meta: TableMeta) -> list[int]:
+        return [i for i, s in enumerate(room.stored.seats)
+                if s.agent == HUMAN and i not in meta.owners and not s.token_hash]
+
+    def meta_of(self, room: Room) -> TableMeta:
+        return self.meta.setdefault(room.id, TableMeta())
+
+    async def claim(self, room: Room, token: str | None, account: Account) -> int:
+        """Turn the guest seat of ``token`` into ``account``'s seat (the link stops working)."""
+        if not token:
+            raise ServerError(401, "no_token", "claiming a seat needs its token "
+                              "(Authorization: Bearer TOKEN)")
+        meta = self.meta_of(room)
+        async with room.lock:
+            seat = room.seat_of_token(token)
+            assert seat is not None
+            if meta.owners.get(seat) == account.id:
+                return seat
+            if seat in meta.owners:
+                raise ServerError(409, "seat_taken", f"seat {seat} belongs to another account")
+            if self.seat_of_account(room, account) is not None:
+                raise ServerError(409, "already_seated", "you already have a seat at this table")
+            await self.db(self.store.ensure_meta, room.id)
+            try:
+                await self.db(self.store.take_seat, room.id, seat, account, meta.full, True)
+            except SeatTaken as exc:
+                raise ServerError(409, "seat_taken", f"seat {seat} belongs to another account") from exc
+            self.own(room, meta, seat, account)
+            room.stored.seats[seat].token_hash = None
+            await self.load_ratings(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
+        return seat
+
+    async def reissue(self, room: Room, seat: int, account: Account) -> str:
+        """A new invite token for ``seat`` (the creator only); the old link stops working."""
+        meta = self.meta_of(room)
+        if meta.creator_id != account.id:
+            raise ServerError(403, "not_creator", "only the table's creator can re-issue invite links")
+        if not 0 <= seat < room.stored.num_players or room.stored.seats[seat].agent != HUMAN:
+            raise ServerError(422, "bad_seat", f"seat {seat} is not a person's seat")
+        if seat in meta.owners and meta.owners[seat] != account.id:
+            raise ServerError(409, "seat_taken", f"seat {seat} belongs to an account; it has no link")
+        if meta.public and seat not in meta.owners:
+            raise ServerError(409, "public_seat", "a public table's free seats are joined in the lobby")
+        token = secrets.token_urlsafe(24)
+        async with room.lock:
+            await self.db(self.store.set_token, room.id, seat, hash_token(token))
+            room.stored.seats[seat].token_hash = hash_token(token)
+            for sub in [s for s in room.subscribers if s.seat == seat]:
+                sub.close()  # whoever holds the old link is sent away
+        return token
+
+    def lobby_fields(self, room: Room) -> dict[str, Any]:
+        meta = self.meta_of(room)
+        return {"public": meta.public, "rated": meta.rated, "speed": meta.speed,
+                "zombie": meta.zombie}
+
+    def table_summary(self, room: Room, seat: int | None = None) -> dict[str, Any]:
+        meta = self.meta_of(room)
+        ratings = room.extras.get("ratings", {})
+        current = room.state.current_player
+        return {
+            "table": room.id, "game": room.info.name, "title": room.info.title,
+            "num_players": room.stored.num_players, "options": room.stored.options,
+            "public": meta.public, "rated": meta.rated, "speed": meta.speed,
+            "speed_text": parse_speed(meta.speed).describe(),
+            "status": "finished" if room.finished else ("waiting" if not meta.full else "playing"),
+            "move_number": room.move_number, "current_player": current,
+            "seats": [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN,
+                       "account": meta.owner_names.get(i), "zombie": i in meta.zombies,
+                       "free": i in self.free_seats(room, meta), "rating": ratings.get(i)}
+                      for i, s in enumerate(room.stored.seats)],
+            "seat": seat,
+            "your_turn": seat is not None and not room.finished and meta.full and current == seat
+            and seat not in meta.zombies,
+            "clock": public_clock(meta.clock, parse_speed(meta.speed), self.clock()),
+            "rematch": meta.rematch,
+        }
+
+    async def open_tables(self, limit: int) -> list[dict[str, Any]]:
+        out = []
+        for table_id, _meta in await self.db(self.store.open_tables, limit):
+            try:
+                room = await self.service.get_room(table_id)
+            except ServerError:
+                continue
+            out.append(self.table_summary(room))
+        return out
+
+    async def my_tables(self, account: Account, limit: int = 50) -> list[dict[str, Any]]:
+        out = []
+        for table_id, seat in await self.db(self.store.account_tables, account.id, limit):
+            try:
+                room = await self.service.get_room(table_id)
+            except ServerError:
+                continue
+            out.append(self.table_summary(room, seat))
+        return out
+
+    # --- clocks -------------------------------------------------------------------------------
+    def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:
+        """The seat whose clock runs now: a person's seat to move, once the table is full."""
+        seat = room.state.current_player
+        if room.finished or not meta.full or seat is None or room.is_bot(seat):
+            return None
+        return seat
+
+    def watch(self, room: Room, meta: TableMeta) -> None:
+        deadline = (meta.clock or {}).get("deadline")
+        if deadline is None or room.finished:
+            self.deadlines.pop(room.id, None)
+        else:
+            self.deadlines[room.id] = deadline
+
+    async def save_clock(self, room: Room, meta: TableMeta) -> None:
+        await self.db(self.store.save_clock, room.id, meta.clock, meta.zombies)
+        self.watch(room, meta)
+
+    async def on_move(self, room: Room, entry: LogEntry) -> None:
+        """Under the table's lock, after a move is stored: charge the clock, rate the game."""
+        meta = self.meta.get(room.id)
+        if meta is None:
+            return
+        if meta.clock is not None:
+            speed = parse_speed(meta.speed)
+            after_move(meta.clock, speed, entry.seat, self.clocked_seat(room, meta),
+                       {s for s in range(room.stored.num_players) if not room.is_bot(s)},
+                       self.clock())
+            await self.save_clock(room, meta)
+        if room.finished and meta.rated:
+            await self.rate_table(room, meta)
+
+    async def keep_clocks(self) -> None:
+        """Every ``tick`` seconds: hand the seats whose time ran out to a bot."""
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.check_clocks()
+            except Exception:
+                log.exception("checking the clocks failed")
+
+    async def check_clocks(self) -> list[str]:
+        """Time out every expired clock now; returns the tables where a seat timed out."""
+        now = self.clock()
+        timed_out = []
+        for table_id in [t for t, d in self.deadlines.items() if d <= now]:
+            try:
+                room = await self.service.get_room(table_id)
+            except ServerError:
+                self.deadlines.pop(table_id, None)
+                continue
+            if await self.time_out(room):
+                timed_out.append(table_id)
+        return timed_out
+
+    async def time_out(self, room: Room) -> bool:
+        """The seat to move ran out of time: a bot of the table's level plays it from now on."""
+        meta = self.meta_of(room)
+        async with room.lock:
+            if getattr(self.service.db, "shared", False):  # another instance may have moved
+                stored = await self.db(self.store.load_meta, room.id)
+                if stored is not None:
+                    meta.clock, meta.zombies = stored.clock, stored.zombies
+            if room.finished or not expired(meta.clock, self.clock()):
+                self.watch(room, meta)
+                return False
+            assert meta.clock is not None
+            seat = meta.clock["running"]
+            if seat is None or seat != room.state.current_player:
+                return False
+            meta.clock["remaining"][seat] = 0.0
+            meta.zombies.append(seat)
+            room.agents[seat] = self.zombie_agent(room, meta, seat)
+            run_for(meta.clock, parse_speed(meta.speed), None, self.clock())
+            await self.save_clock(room, meta)
+            name = room.stored.seats[seat].name
+            await self.post(room, "", None, f"{name} ran out of time: the {meta.zombie} bot plays "
+                            f"seat {seat + 1} from now on.", system=True)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
+        self.service.start_bots(room)
+        return True
+
+    # --- ratings --------------------------------------------------------------------------------
+    async def rate_table(self, room: Room, meta: TableMeta) -> None:
+        """Update the ladder from a finished rated table (once)."""
+        keys = [self.player_key(room, meta, s) for s in range(room.stored.num_players)]
+        if any(k is None for k in keys):
+            log.info("table %s: not rated (a guest seat)", room.id)
+            return
+        if not await self.db(self.store.mark_rated, room.id):
+            return
+        ranks = finishing_ranks(room.state.scores(), room.state.winners(), meta.zombies)
+        await self.record_result(room.info.name, room.id, [k for k in keys if k],
+                                 [room.stored.seats[s].name for s in range(len(keys))], ranks)
+        meta.rated_done = True
+        await self.load_ratings(room, meta)
+        self.decorate(room, meta)
+
+    async def record_result(self, game: str, table_id: str | None, players: list[str],
+                            names: list[str], ranks: list[int]) -> None:
+        await self.db(record_game, self.store, game, table_id, players, names, ranks, self.clock())
+
+    # --- chat -------------------------------------------------------------------------------------
+    async def say(self, room: Room, token: str | None, account: Account | None, text: str) -> dict[str, Any]:
+        """A chat line from a seat (token or account) or a logged-in spectator."""
+        seat = self.seat_for(room, token, account)
+        if seat is None and account is None:
+            raise ServerError(401, "login_required", "log in or open your seat to chat")
+        author = room.stored.seats[seat].name if seat is not None else account.name  # type: ignore[union-attr]
+        text = "".join(c for c in text if c.isprintable() or c == " ").strip()
+        if not text:
+            raise ServerError(422, "bad_chat", "say something")
+        if len(text) > CHAT_MAX:
+            raise ServerError(422, "bad_chat", f"a chat line has at most {CHAT_MAX} characters")
+        key = f"{room.id}:{seat}" if seat is not None else f"account:{account.id}"  # type: ignore[union-attr]
+        sent = self.chat_sent.setdefault(key, deque())
+        now = self.clock()
+        while sent and sent[0] <= now - CHAT_WINDOW:
+            sent.popleft()
+        if len(sent) >= CHAT_BURST:
+            raise Throttled(int(sent[0] + CHAT_WINDOW - now) + 1, "too many chat lines")
+        sent.append(now)
+        return await self.post(room, author, seat, text)
+
+    async def post(self, room: Room, author: str, seat: int | None, text: str,
+                   system: bool = False) -> dict[str, Any]:
+        line = await self.db(self.store.add_chat, room.id, author, seat, text, system, self.clock())
+        for sub in list(room.subscribers):
+            sub.push({"type": "chat", "table": room.id, **line})
+        return line
+
+    async def chat(self, room: Room) -> list[dict[str, Any]]:
+        return await self.db(self.store.chat, room.id, CHAT_KEEP)

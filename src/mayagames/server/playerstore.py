@@ -1,0 +1,391 @@
+"""Persistence of the players' side of the server: accounts and sessions, who owns which
+seat, a table's lobby settings and clock, the rating ladder and table chat.
+
+These are new tables next to those of :mod:`.db` (same metadata, created by
+``Database.create_schema``), so an existing database gains them without a migration.
+Times are epoch seconds (floats) from the server's time source, so that tests can
+drive them with a fake clock. All methods are synchronous (called from the database
+thread, like :class:`.db.Database`'s).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (JSON, Boolean, Float, ForeignKey, Integer, String, delete, func, select,
+                        update)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from .db import Base, Database, SeatRow, TableRow
+
+
+class AccountRow(Base):
+    """A player account: the name as typed, its lower-case key (unique) and the password hash."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    """A login session: the SHA-256 of the cookie's secret, whose account, until when."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class TableMetaRow(Base):
+    """A table's lobby settings (public, rated, speed, zombie level), creator, clock, zombies."""
+
+    __tablename__ = "table_meta"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    public: Mapped[bool] = mapped_column(Boolean, index=True)
+    full: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    speed: Mapped[str] = mapped_column(String(32))
+    zombie: Mapped[str] = mapped_column(String(16))
+    creator_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    zombies: Mapped[list[int]] = mapped_column(JSON)
+    rated_done: Mapped[bool] = mapped_column(Boolean, default=False)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class SeatOwnerRow(Base):
+    """Seat ``seat`` of a table belongs to an account (a seat has at most one owner)."""
+
+    __tablename__ = "seat_owners"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+
+
+class RatingRow(Base):
+    """One player's rating in one game (openskill: mean and uncertainty)."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(48), primary_key=True)  # account:ID or bot:LEVEL
+    name: Mapped[str] = mapped_column(String(48))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """A player's rating after one rated game (the points of the profile's plot)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str] = mapped_column(String(48), index=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: an arena game
+    rank: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatRow(Base):
+    """One line of a table's chat (kept with the table)."""
+
+    __tablename__ = "table_chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    author: Mapped[str] = mapped_column(String(48))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    system: Mapped[bool] = mapped_column(Boolean, default=False)
+    text: Mapped[str] = mapped_column(String(1200))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class NameTaken(Exception):
+    pass
+
+
+class SeatTaken(Exception):
+    pass
+
+
+@dataclass
+class Account:
+    id: int
+    name: str
+
+
+@dataclass
+class TableMeta:
+    """What a table adds to its game: lobby settings, seat owners, clock state, zombies."""
+
+    public: bool = False
+    rated: bool = False
+    speed: str = "untimed"
+    zombie: str = "medium"
+    creator_id: int | None = None
+    owners: dict[int, int] = field(default_factory=dict)       # seat -> account id
+    owner_names: dict[int, str] = field(default_factory=dict)  # seat -> account name
+    clock: dict[str, Any] | None = None
+    zombies: list[int] = field(default_factory=list)
+    rated_done: bool = False
+    full: bool = True
+    rematch: str | None = None
+
+
+@dataclass
+class Rating:
+    player: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+class PlayerStore:
+    """Synchronous reads and writes of the players' tables on the server's database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @property
+    def engine(self) -> Any:
+        return self.db.engine
+
+    # --- accounts and sessions ----------------------------------------------------------
+    def create_account(self, name: str, key: str, password_hash: str, now: float) -> Account:
+        try:
+            with Session(self.engine) as s, s.begin():
+                row = AccountRow(name=name, name_key=key, password_hash=password_hash, created_at=now)
+                s.add(row)
+                s.flush()
+                return Account(row.id, row.name)
+        except IntegrityError as exc:
+            raise NameTaken(name) from exc
+
+    def account_by_key(self, key: str) -> tuple[Account, str] | None:
+        with Session(self.engine) as s:
+            row = s.execute(select(AccountRow).where(AccountRow.name_key == key)).scalar_one_or_none()
+            return (Account(row.id, row.name), row.password_hash) if row else None
+
+    def password_hash(self, account_id: int) -> str | None:
+        with Session(self.engine) as s:
+            row = s.get(AccountRow, account_id)
+            return row.password_hash if row else None
+
+    def set_password(self, account_id: int, password_hash: str, keep_session: str) -> None:
+        """Store the new hash and end every other session of the account."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                      .values(password_hash=password_hash))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id,
+                                               SessionRow.token_hash != keep_session))
+
+    def create_session(self, token_hash: str, account_id: int, now: float, expires: float) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.add(SessionRow(token_hash=token_hash, account_id=account_id, created_at=now,
+                             expires_at=expires))
+
+    def session(self, token_hash: str) -> tuple[Account, float] | None:
+        """The account of a session and when the session expires (None: no such session)."""
+        with Session(self.engine) as s:
+            row = s.execute(select(SessionRow.expires_at, AccountRow.id, AccountRow.name)
+                            .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                            .where(SessionRow.token_hash == token_hash)).first()
+            return (Account(row.id, row.name), row.expires_at) if row else None
+
+    def delete_session(self, token_hash: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    # --- tables --------------------------------------------------------------------------
+    def insert_meta(self, table_id: str, meta: TableMeta, seat_names: dict[int, str],
+                    token_hashes: dict[int, str | None]) -> None:
+        """Store a new table's settings and owners; rename owned seats; set or clear tokens."""
+        with Session(self.engine) as s, s.begin():
+            s.add(TableMetaRow(table_id=table_id, public=meta.public, full=meta.full,
+                               rated=meta.rated, speed=meta.speed, zombie=meta.zombie,
+                               creator_id=meta.creator_id, clock=meta.clock,
+                               deadline=(meta.clock or {}).get("deadline"),
+                               zombies=list(meta.zombies), rated_done=False))
+            s.flush()
+            for seat, account_id in meta.owners.items():
+                s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account_id))
+            for seat, name in seat_names.items():
+                s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                          .values(name=name))
+            for seat, digest in token_hashes.items():
+                s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                          .values(token_hash=digest))
+
+    def load_meta(self, table_id: str) -> TableMeta | None:
+        with Session(self.engine) as s:
+            row = s.get(TableMetaRow, table_id)
+            if row is None:
+                return None
+            owners = s.execute(select(SeatOwnerRow.seat, AccountRow.id, AccountRow.name)
+                               .join(AccountRow, AccountRow.id == SeatOwnerRow.account_id)
+                               .where(SeatOwnerRow.table_id == table_id)).all()
+            return TableMeta(public=row.public, rated=row.rated, speed=row.speed, zombie=row.zombie,
+                             creator_id=row.creator_id, owners={o.seat: o.id for o in owners},
+                             owner_names={o.seat: o.name for o in owners}, clock=row.clock,
+                             zombies=list(row.zombies or []), rated_done=row.rated_done,
+                             full=row.full, rematch=row.rematch)
+
+    def take_seat(self, table_id: str, seat: int, account: Account, full: bool,
+                  clear_token: bool) -> None:
+        """Give ``seat`` to ``account`` (SeatTaken if it has an owner already)."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account.id))
+                s.flush()
+                values: dict[str, Any] = {"name": account.name}
+                if clear_token:
+                    values["token_hash"] = None
+                s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                          .values(**values))
+                s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id)
+                          .values(full=full))
+        except IntegrityError as exc:
+            raise SeatTaken(seat) from exc
+
+    def ensure_meta(self, table_id: str) -> None:
+        """A table created before accounts existed gets default settings."""
+        with Session(self.engine) as s, s.begin():
+            if s.get(TableMetaRow, table_id) is None:
+                s.add(TableMetaRow(table_id=table_id, public=False, full=True, rated=False,
+                                   speed="untimed", zombie="medium", creator_id=None, clock=None,
+                                   deadline=None, zombies=[], rated_done=False))
+
+    def set_token(self, table_id: str, seat: int, token_hash: str | None) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                      .values(token_hash=token_hash))
+
+    def save_clock(self, table_id: str, clock: dict[str, Any] | None, zombies: list[int]) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id).values(
+                clock=clock, deadline=(clock or {}).get("deadline"), zombies=list(zombies)))
+
+    def set_rematch(self, table_id: str, rematch: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id)
+                      .values(rematch=rematch))
+
+    def tables_with_deadlines(self) -> list[str]:
+        with Session(self.engine) as s:
+            return list(s.execute(select(TableMetaRow.table_id).join(
+                TableRow, TableRow.id == TableMetaRow.table_id).where(
+                TableMetaRow.deadline.is_not(None), TableRow.status == "playing")).scalars())
+
+    def open_tables(self, limit: int) -> list[tuple[str, TableMeta]]:
+        """Public tables still waiting for players, newest first."""
+        with Session(self.engine) as s:
+            ids = list(s.execute(select(TableMetaRow.table_id).join(
+                TableRow, TableRow.id == TableMetaRow.table_id).where(
+                TableMetaRow.public.is_(True), TableMetaRow.full.is_(False),
+                TableRow.status == "playing").order_by(TableRow.created_at.desc())
+                .limit(limit)).scalars())
+        return [(t, m) for t in ids if (m := self.load_meta(t)) is not None]
+
+    def account_tables(self, account_id: int, limit: int) -> list[tuple[str, int]]:
+        """(table, seat) of an account's seats, most recently active first."""
+        with Session(self.engine) as s:
+            rows = s.execute(select(SeatOwnerRow.table_id, SeatOwnerRow.seat).join(
+                TableRow, TableRow.id == SeatOwnerRow.table_id).where(
+                SeatOwnerRow.account_id == account_id).order_by(TableRow.updated_at.desc())
+                .limit(limit)).all()
+            return [(r.table_id, r.seat) for r in rows]
+
+    def mark_rated(self, table_id: str) -> bool:
+        """Claim the rating of a finished table (False: it was rated already)."""
+        with Session(self.engine) as s, s.begin():
+            done = s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id,
+                                                        TableMetaRow.rated_done.is_(False))
+                             .values(rated_done=True))
+            return bool(done.rowcount)
+
+    # --- ratings ---------------------------------------------------------------------------
+    def ratings(self, game: str, players: list[str]) -> dict[str, Rating]:
+        with Session(self.engine) as s:
+            rows = s.execute(select(RatingRow).where(RatingRow.game == game,
+                                                     RatingRow.player.in_(players))).scalars()
+            return {r.player: Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows}
+
+    def save_ratings(self, game: str, table_id: str | None, results: list[tuple[Rating, int]],
+                     players: int, now: float) -> None:
+        """Store each player's new rating and a history point (rank = finishing place)."""
+        with Session(self.engine) as s, s.begin():
+            for rating, rank in results:
+                row = s.get(RatingRow, (game, rating.player))
+                if row is None:
+                    s.add(RatingRow(game=game, player=rating.player, name=rating.name,
+                                    mu=rating.mu, sigma=rating.sigma, games=rating.games,
+                                    updated_at=now))
+                else:
+                    row.name, row.mu, row.sigma = rating.name, rating.mu, rating.sigma
+                    row.games, row.updated_at = rating.games, now
+                s.add(RatingHistoryRow(game=game, player=rating.player, table_id=table_id,
+                                       rank=rank, players=players, mu=rating.mu,
+                                       sigma=rating.sigma, at=now))
+
+    def leaderboard(self, game: str, limit: int) -> list[Rating]:
+        with Session(self.engine) as s:
+            rows = s.execute(select(RatingRow).where(RatingRow.game == game)
+                             .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc())
+                             .limit(limit)).scalars()
+            return [Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows]
+
+    def player_ratings(self, player: str) -> list[tuple[str, Rating]]:
+        with Session(self.engine) as s:
+            rows = s.execute(select(RatingRow).where(RatingRow.player == player)).scalars()
+            return [(r.game, Rating(r.player, r.name, r.mu, r.sigma, r.games)) for r in rows]
+
+    def history(self, player: str, limit: int) -> list[dict[str, Any]]:
+        with Session(self.engine) as s:
+            rows = s.execute(select(RatingHistoryRow).where(RatingHistoryRow.player == player)
+                             .order_by(RatingHistoryRow.id.desc()).limit(limit)).scalars()
+            return [{"game": r.game, "table": r.table_id, "rank": r.rank, "players": r.players,
+                     "mu": r.mu, "sigma": r.sigma, "at": r.at} for r in reversed(list(rows))]
+
+    # --- chat --------------------------------------------------------------------------------
+    def add_chat(self, table_id: str, author: str, seat: int | None, text: str, system: bool,
+                 now: float) -> dict[str, Any]:
+        with Session(self.engine) as s, s.begin():
+            row = ChatRow(table_id=table_id, author=author, seat=seat, text=text, system=system, at=now)
+            s.add(row)
+            s.flush()
+            return chat_dict(row)
+
+    def chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        with Session(self.engine) as s:
+            rows = s.execute(select(ChatRow).where(ChatRow.table_id == table_id)
+                             .order_by(ChatRow.id.desc()).limit(limit)).scalars()
+            return [chat_dict(r) for r in reversed(list(rows))]
+
+    def count_accounts(self) -> int:
+        with Session(self.engine) as s:
+            return int(s.execute(select(func.count()).select_from(AccountRow)).scalar_one())
+
+
+def chat_dict(row: ChatRow) -> dict[str, Any]:
+    return {"id": row.id, "author": row.author, "seat": row.seat, "system": row.system,
+            "text": row.text, "at": row.at}

@@ -1,0 +1,113 @@
+"""Two people meet in the open lobby and play a whole rated Tzolk'in game in two browser
+contexts: accounts made in the lobby form, a public table, the other one joins it with one
+click, the lobby badges whose turn it is, chat (shown as text), the turn-based clock on the
+table, the game played to its end (the first moves clicked, the rest sent through each
+browser's own session), then the ladder and the profile page with its rating plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def players_server(tmp_path: Path, support: Any) -> Iterator[Any]:
+    from mayagames.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'players.db'}", bot_delay=0.0,
+                     fast_password_hashes=True)
+    with support.LiveServer(app) as live:
+        yield live
+
+
+def register(page: Any, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#register")
+    expect(page.locator("#me-name")).to_have_text(name)
+
+
+def play_first_legal(page: Any, table: str) -> dict[str, Any]:
+    """The seat of this browser's account plays its first legal move (through its session)."""
+    state = page.context.request.get(f"/api/tables/{table}").json()
+    response = page.context.request.post(f"/api/tables/{table}/moves", data={
+        "move_number": state["move_number"], "action_id": 0})
+    assert response.ok, response.text()
+    return response.json()
+
+
+def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_page, shots):
+    url = players_server.url
+    ana, ben = new_page(base_url=url), new_page(base_url=url)
+    register(ana, url, "Ana")
+    ana.select_option("#game", "tzolkin")
+    ana.select_option("#players", "2")
+    ana.select_option("[name=agent-1]", "human")
+    ana.check("#public")
+    ana.check("#rated")
+    ana.select_option("#speed", "turn:24h")
+    ana.click("#create")
+    expect(ana.locator("#created")).to_contain_text("free seat, listed in the open lobby")
+    table = ana.locator("#created-id").inner_text()
+
+    register(ben, url, "Ben")
+    row = ben.locator(f"#open tr[data-table='{table}']")
+    expect(row).to_contain_text("Ana")
+    expect(row).to_contain_text("rated")
+    expect(row).to_contain_text("turn-based: 1 days per turn")
+    snap_lobby = shots / "lobby-open-tables.png"
+    ben.screenshot(path=snap_lobby, full_page=True)
+    row.locator("button.join").click()
+    ben.wait_for_url(f"**/table/{table}")
+    ana.goto(f"/table/{table}")
+
+    first = ana.context.request.get(f"/api/tables/{table}").json()["current_player"]
+    mover, waiter = (ana, ben) if first == 0 else (ben, ana)
+    expect(mover.locator("#status")).to_contain_text("Your turn")
+    expect(waiter.locator("#status")).to_contain_text("Waiting for")
+    expect(mover.locator("#clocks td.running")).to_have_count(1)  # the turn's 24 h run
+    # the lobby badges where it is your turn (a second page of the same person)
+    lobby = mover.context.new_page()
+    lobby.goto(url + "/")
+    expect(lobby.locator("#turn-badge")).to_have_text("your turn at 1")
+    expect(lobby.locator(f"#account-tables tr[data-table='{table}']")).to_contain_text("your turn")
+    lobby.close()
+
+    # chat reaches the other browser, as text
+    waiter.fill("#chat-text", "<b>good luck</b>")
+    waiter.click("#chat-form button")
+    expect(mover.locator("#chat li")).to_contain_text("<b>good luck</b>")
+    assert mover.locator("#chat li b").count() == 0
+
+    # the first move by clicking the list of moves, then the rest through each session
+    mover.locator("#moves button").first.click()
+    expect(waiter.locator("#log li")).not_to_have_count(0)
+    mover.screenshot(path=shots / "table-account-clock-chat.png", full_page=True)
+    pages = {0: ana, 1: ben}
+    for _ in range(2000):
+        state = ana.context.request.get(f"/api/tables/{table}").json()
+        if state["terminal"]:
+            break
+        play_first_legal(pages[state["current_player"]], table)
+    else:
+        raise AssertionError("the game did not end")
+    for page in (ana, ben):
+        expect(page.locator("#status")).to_contain_text("Game over", timeout=30_000)
+    ana.screenshot(path=shots / "table-account-game-over.png", full_page=True)
+
+    board = ana.context.request.get("/api/ratings/tzolkin").json()["ratings"]
+    assert {r["name"] for r in board} == {"Ana", "Ben"} and all(r["games"] == 1 for r in board)
+    ana.goto("/")
+    ana.select_option("#ladder-game", "tzolkin")
+    expect(ana.locator("#ladder tr")).to_have_count(2)
+    ana.goto("/profile/Ben")
+    expect(ana.locator("#player-name")).to_have_text("Ben")
+    expect(ana.locator("#history-svg .history-point")).to_have_count(1)
+    expect(ana.locator("#player-games tr")).to_have_count(1)
+    ana.screenshot(path=shots / "profile.png", full_page=True)
