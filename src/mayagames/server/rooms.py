@@ -109,10 +109,13 @@ def log_entry(state: State, action: Action, number: int, after: State | None = N
                     narrations=told, turn=turn)
 
 
-def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> tuple[State, list[LogEntry]]:
+def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str],
+                 known: Sequence[LogEntry] = ()) -> tuple[State, list[LogEntry]]:
     """Replay ``moves`` from the table's seed and options, checking each one.
 
-    Raises :class:`MayaGamesError` naming the first move that does not replay.
+    ``known``: log entries already built for a prefix of these moves (an undo), reused
+    instead of telling those moves again. Raises :class:`MayaGamesError` naming the first
+    move that does not replay.
     """
     state = new_state(info, stored.num_players, stored.seed, stored.options)
     log: list[LogEntry] = []
@@ -123,6 +126,10 @@ def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> t
                 raise state.explain_illegal(action)
         except (NotationError, IllegalAction) as exc:
             raise MayaGamesError(f"move {i + 1} {text!r} does not replay: {exc}") from exc
+        if i < len(known) and known[i].full == text and known[i].number == i + 1:
+            state.apply_unchecked(action)
+            log.append(known[i])
+            continue
         before = state.clone()
         state.apply_unchecked(action)
         log.append(log_entry(before, action, i + 1, state, log[-1] if log else None))

@@ -452,7 +452,7 @@ class GameService:
                 refusal = room.undo_refusal(seat)
                 if refusal:
                     raise ServerError(403, "no_undo", refusal)
-                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
+                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1], room.log)
                 try:
                     version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
                                                room.version)
@@ -518,7 +518,7 @@ class GameService:
             if common < len(room.moves):
                 for sub in room.subscribers:  # their log differs from move common + 1 on
                     sub.known = min(sub.known, common)
-                state, log_ = replay_moves(room.info, room.stored, moves)
+                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common])
                 room.replace(state, log_, stored.version)
                 self.drop_checkpoints(room.id, common)
             else:
@@ -557,7 +557,7 @@ class GameService:
                     room.commit(after, entry, version)
                     self.broadcast(room)
                 elif payload.get("op") == "undo" and 0 <= number < room.move_number:
-                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number])
+                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number], room.log)
                     room.replace(state, log_, version)
                     self.drop_checkpoints(room.id, number)
                     self.broadcast(room)
