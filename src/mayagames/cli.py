@@ -127,20 +127,44 @@ def bench(
 
 
 # Sub-commands living with their features (simulate, serve, ...): each module
-# defines register(app) and keeps its heavy imports inside the command bodies.
-EXTENSIONS = ("mayagames.arena.cli", "mayagames.server.cli", "mayagames.rl.cli")
+# defines register(app) and keeps its heavy imports inside the command bodies. Each
+# needs an extra of the package; without it its commands say what to install.
+EXTENSIONS = {  # module -> (extra, its commands)
+    "mayagames.arena.cli": ("arena", ("simulate", "report", "agents", "analyze")),
+    "mayagames.server.cli": ("server", ("serve",)),
+    "mayagames.rl.cli": ("rl", ("rl",)),
+}
+COMMAND_EXTRAS = {command: extra for extra, commands in EXTENSIONS.values() for command in commands}
+
+
+def install_hint(extra: str, missing: str | None) -> str:
+    return (f"this command needs the '{extra}' extra: pip install 'mayagames[{extra}]'"
+            + (f" (missing module: {missing})" if missing else ""))
+
+
+def _missing_extra(name: str, extra: str, commands: tuple[str, ...], missing: str | None) -> None:
+    """Commands that only say which extra to install (their feature's imports failed)."""
+    for command in commands:
+        def stand_in(ctx: typer.Context) -> None:
+            fail(escape(install_hint(extra, missing)))
+        app.command(command, help=f"(needs pip install 'mayagames[{extra}]')",
+                    context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                                      "help_option_names": []})(stand_in)
 
 
 def _register_extensions() -> None:
     import importlib
 
-    for name in EXTENSIONS:
+    for name, (extra, commands) in EXTENSIONS.items():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name and name.startswith(exc.name):
                 continue  # that feature is not part of this checkout
-            raise
+            if exc.name and exc.name.split(".")[0] == "mayagames":
+                raise
+            _missing_extra(name, extra, commands, exc.name)
+            continue
         module.register(app)
 
 
@@ -148,7 +172,16 @@ _register_extensions()
 
 
 def main() -> None:
-    app()
+    import sys
+
+    try:
+        app()
+    except ModuleNotFoundError as exc:  # a command's extra is not installed
+        extra = COMMAND_EXTRAS.get(next((a for a in sys.argv[1:] if not a.startswith("-")), ""))
+        if extra is None or (exc.name or "").split(".")[0] == "mayagames":
+            raise
+        console.print(f"[red]error:[/red] {escape(install_hint(extra, exc.name))}")
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from mayagames.server.limits import ServerLimits
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -54,7 +56,8 @@ def support(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 def server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
     from mayagames.server import create_app
 
-    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.05, list_test_games=True)
+    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.05, list_test_games=True,
+                     limits=ServerLimits(allow_fixed_seed=True))  # the tests fix seeds
     with support.LiveServer(app) as live:
         yield live
 
@@ -64,7 +67,8 @@ def quick_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
     """A live server whose bots move at once (long games against a bot)."""
     from mayagames.server import create_app
 
-    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, list_test_games=True)
+    app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, list_test_games=True,
+                     limits=ServerLimits(allow_fixed_seed=True))  # the tests fix seeds
     with support.LiveServer(app) as live:
         yield live
 

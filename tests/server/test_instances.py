@@ -49,7 +49,7 @@ def serve_command(port: int, url: str, bot_delay: float, test_games: bool = True
         program = [str(BIN)] if BIN.exists() else [sys.executable, "-m", "mayagames.cli"]
     return [*program, "serve", "--port", str(port), "--database-url", url,
             "--bot-delay", str(bot_delay), "--bot-processes", "0", "--log-level", "warning",
-            *extra]
+            "--allow-fixed-seed", "--no-rate-limits", *extra]  # the tests fix seeds and race
 
 
 class Instance:

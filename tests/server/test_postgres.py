@@ -15,6 +15,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError
 
 from mayagames.server import create_app
+from mayagames.server.limits import ServerLimits
+
+TEST_LIMITS = ServerLimits(allow_fixed_seed=True).without_rate_limits()  # seeds fixed, races run
 from mayagames.server.db import Database
 
 pytestmark = [pytest.mark.postgres,
@@ -53,12 +56,12 @@ def test_postgres_url_uses_psycopg():
 
 
 def test_restart_resumes_on_postgres(pg_db, support):
-    with TestClient(create_app(db=pg_db(), list_test_games=True)) as client:
+    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
         data = support.create_table(client, players=3, seed=17)
         play(client, support, data, 4)
         before = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                   for s, t in data["tokens"].items()}
-    with TestClient(create_app(db=pg_db(), list_test_games=True)) as client:
+    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
         after = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                  for s, t in data["tokens"].items()}
         assert after == before
@@ -69,7 +72,7 @@ def test_restart_resumes_on_postgres(pg_db, support):
 
 def test_undo_and_unique_move_numbers_on_postgres(pg_db, support):
     db = pg_db()
-    with TestClient(create_app(db=db, list_test_games=True)) as client:
+    with TestClient(create_app(db=db, list_test_games=True, limits=TEST_LIMITS)) as client:
         data = support.create_table(client, game="tally", seed=1)
         token = data["tokens"][0]
         client.post(f"/api/tables/{data['table']}/moves", headers=support.bearer(token),
@@ -85,7 +88,7 @@ def test_undo_and_unique_move_numbers_on_postgres(pg_db, support):
 
 
 def test_race_on_postgres_exactly_one_applies(pg_db, support):
-    with support.LiveServer(create_app(db=pg_db(), list_test_games=True)) as live:
+    with support.LiveServer(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as live:
         with httpx.Client(base_url=live.url) as http:
             data = support.create_table(http, seed=3)
         barrier = threading.Barrier(6)

@@ -55,8 +55,10 @@ class RandomAgent:
 
 # Difficulty levels a player chooses (terminal, web app): name -> (spec, description).
 LEVELS: dict[str, tuple[str, str]] = {
-    "easy": ("heuristic:samples=1,noise=0.25,epsilon=0.25",
-             "greedy bot with noise: often fine, sometimes careless"),
+    "easy": ("heuristic:samples=1,noise=0.25,epsilon=0.25,slack=0.25,sensible=1",
+             "greedy bot with noise: often fine, sometimes careless, never reckless "
+             "(careless moves are near-best ones; the game's sensible-move rules: "
+             "Tzolk'in keeps corn for its workers)"),
     "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
 }
@@ -116,11 +118,13 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     epsilon = _number(keyed, "epsilon", 0.0, spec)
     depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
     slack = _number(keyed, "slack", 0.0, spec)
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack")
+    sensible = _number(keyed, "sensible", 0, spec)
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible")
     if depth != int(depth):
         raise ValueError(f"agent {spec!r}: depth must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
-                          depth=None if depth == -1 else int(depth), name=spec, slack=slack)
+                          depth=None if depth == -1 else int(depth), name=spec, slack=slack,
+                          sensible=bool(sensible))
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:

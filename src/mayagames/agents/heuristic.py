@@ -19,7 +19,8 @@ from typing import Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
-from .hooks import Estimator, chance_is_revealed, estimator, greedy_depth, public_estimate, score_scale
+from .hooks import (Estimator, chance_is_revealed, estimator, greedy_depth, public_estimate,
+                    score_scale, sensible_filter)
 
 
 def margin(estimate: Sequence[float], seat: int) -> float:
@@ -51,7 +52,8 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
-                 estimate: Estimator | None = None, slack: float = 0.0) -> None:
+                 estimate: Estimator | None = None, slack: float = 0.0,
+                 sensible: bool = False) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
@@ -66,10 +68,15 @@ class HeuristicAgent:
         # slack > 0: a careless (epsilon) move is drawn only among the moves within
         # slack x the game's score scale of the best one (careless, never suicidal)
         self.slack = slack
+        # sensible: choose only among the game's sensible moves (hooks.sensible_filter)
+        self.sensible = sensible
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
         self.estimate = estimate  # None: the game's (hooks.estimator)
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
+        if self.sensible and len(legal) > 1:
+            keep = sensible_filter(view.info)
+            legal = keep(view, legal) if keep else legal
         if len(legal) == 1:
             return legal[0]
         careless = bool(self.epsilon) and self.rng.random() < self.epsilon

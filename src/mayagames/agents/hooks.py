@@ -39,6 +39,12 @@ def estimator(info: GameInfo) -> Estimator:
     return info.plugin.part("estimate_scores") or running_scores
 
 
+def sensible_filter(info: GameInfo) -> Callable[[State, Any], list[Any]] | None:
+    """The game's ``plugin.sensible_actions``, ``(view, legal) -> subset``: the moves a
+    careful beginner would consider (the ``easy`` level's guard rails), or None."""
+    return info.plugin.part("sensible_actions")
+
+
 def has_estimator(info: GameInfo) -> bool:
     return info.plugin.estimate_scores is not None
 

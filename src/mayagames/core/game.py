@@ -202,6 +202,8 @@ class GamePlugin:
     catalogue: "Callable[[], dict[str, Any]] | Lazy | None" = None
     #: the RL encoding (a ``mayagames.rl.encoding.GameEncoding``), usually a Lazy reference
     encoding: "Any | Lazy | None" = None
+    #: (view, legal) -> the moves a careful beginner would consider (the ``easy`` bot's guard rails)
+    sensible_actions: "Callable[[State, Any], list[Any]] | Lazy | None" = None
 
     def part(self, name: str) -> Any:
         """The field ``name``, a Lazy reference loaded."""

@@ -282,7 +282,8 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Play for the token's (else the account's) seat; ``move_number`` must be the current one."""
         seat = seat_required(players.seat_for(room, token, acc))
-        await service.play(room, seat, req.move_number, action_id=req.action_id, text=req.action)
+        room = await service.play(room, seat, req.move_number, action_id=req.action_id,
+                                  text=req.action)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/undo", dependencies=[Depends(move_request)])
@@ -290,7 +291,7 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
                    token: str | None = Depends(bearer_token),
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
         seat = seat_required(players.seat_for(room, token, acc))
-        await service.undo(room, seat, req.move_number)
+        room = await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/rematch", status_code=201)

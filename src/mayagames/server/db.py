@@ -33,8 +33,9 @@ try:
 except ImportError:  # not on Windows: the SQLite file is then not guarded
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, bindparam,
-                        create_engine, delete, event, func, insert, inspect, select, text, update)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, bindparam,
+                        create_engine, delete, event, false, func, insert, inspect, select, text,
+                        update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
@@ -60,6 +61,8 @@ class TableRow(Base):
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     # incremented by every move and undo: the compare-and-set that orders writers
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # the creator chose the seed (so knows the hidden cards): every seat is told
+    seed_fixed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
@@ -164,6 +167,15 @@ class StoredTable:
     version: int = 0
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
+    seed_fixed: bool = False
+
+
+@dataclass
+class BrokenRow:
+    """A stored table whose row cannot be read (listed as broken, with the reason)."""
+
+    id: str
+    reason: str
 
 
 def now() -> dt.datetime:
@@ -229,13 +241,13 @@ class Database:
             with self.engine.begin() as conn:
                 conn.execute(text("SELECT pg_advisory_xact_lock(7243001)"))
                 Base.metadata.create_all(conn)
-                add_version_column(conn, self.schema)
+                add_missing_columns(conn, self.schema)
                 schema = self.schema or conn.execute(text("SELECT current_schema()")).scalar_one()
             self.channel = notify_channel(str(schema))
         else:
             Base.metadata.create_all(self.engine)
             with self.engine.begin() as conn:
-                add_version_column(conn, self.schema)
+                add_missing_columns(conn, self.schema)
 
     def drop_schema(self) -> None:
         """Remove a test schema with everything in it (PostgreSQL tests)."""
@@ -306,7 +318,7 @@ class Database:
             session.add(TableRow(
                 id=table.id, game=table.game, engine_version=table.engine_version,
                 num_players=table.num_players, seed=table.seed, options=table.options,
-                status=table.status, move_count=0, result=None,
+                status=table.status, move_count=0, result=None, seed_fixed=table.seed_fixed,
                 created_at=stamp, updated_at=stamp))
             session.flush()
             session.add_all(SeatRow(table_id=table.id, seat=i, name=s.name, agent=s.agent,
@@ -419,20 +431,44 @@ class Database:
                 .order_by(MoveRow.number)).all()
             return _stored(row, [(m.text, m.seat) for m in moves])
 
-    def table_ids(self, status: str | None = None) -> list[str]:
+    def table_ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:
+        """Table ids, oldest first; ``with_bots``: only tables with a bot seat."""
         query = select(TableRow.id).order_by(TableRow.created_at)
         if status is not None:
             query = query.where(TableRow.status == status)
+        if with_bots:
+            query = query.where(TableRow.id.in_(select(SeatRow.table_id)
+                                                .where(SeatRow.agent != "human")))
         with Session(self.engine) as session:
             return list(session.execute(query).scalars())
 
-    def list_tables(self, status: str | None = None, limit: int = 50) -> list[StoredTable]:
-        """Most recently active tables first, without their moves."""
+    def list_tables(self, status: str | None = None,
+                    limit: int = 50) -> list[StoredTable | BrokenRow]:
+        """Most recently active tables first, without their moves; a row that cannot be
+        read is a :class:`BrokenRow` (the others are listed all the same)."""
         query = select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)
         if status is not None:
             query = query.where(TableRow.status == status)
-        with Session(self.engine) as session:
-            return [_stored(row, None) for row in session.execute(query).scalars()]
+        try:
+            with Session(self.engine) as session:
+                return [_stored(row, None) for row in session.execute(query).scalars()]
+        except Exception:  # some row is bad: read them one by one
+            pass
+        ids = select(TableRow.id).order_by(TableRow.updated_at.desc()).limit(limit)
+        if status is not None:
+            ids = ids.where(TableRow.status == status)
+        with self.engine.connect() as conn:
+            table_ids = list(conn.execute(ids).scalars())
+        listed: list[StoredTable | BrokenRow] = []
+        for table_id in table_ids:
+            try:
+                with Session(self.engine) as session:
+                    row = session.get(TableRow, table_id)
+                    if row is not None:
+                        listed.append(_stored(row, None))
+            except Exception as exc:
+                listed.append(BrokenRow(table_id, f"{type(exc).__name__}: {exc}"[:300]))
+        return listed
 
     def moves_after(self, table_id: str, known: int) -> tuple[int, int, list[tuple[int, str, int]]] | None:
         """The table's version and move count, and its moves numbered above ``known``
@@ -470,12 +506,33 @@ class Database:
 
 
 def _stored(row: TableRow, moves: list[tuple[str, int]] | None) -> StoredTable:
+    """The stored table of a row, checked: raises ValueError naming what is wrong."""
+    check_row(row)
     return StoredTable(
         id=row.id, game=row.game, engine_version=row.engine_version,
         num_players=row.num_players, seed=int(row.seed), options=dict(row.options or {}),
         seats=[StoredSeat(s.name, s.agent, s.token_hash) for s in row.seats],
         status=row.status, result=row.result, moves=moves or [], move_count=row.move_count,
-        version=int(row.version or 0), created_at=row.created_at, updated_at=row.updated_at)
+        version=int(row.version or 0), created_at=row.created_at, updated_at=row.updated_at,
+        seed_fixed=bool(row.seed_fixed))
+
+
+def check_row(row: TableRow) -> None:
+    """What a row must be to rebuild its table (a hand-edited or damaged row is not)."""
+    if not isinstance(row.num_players, int) or isinstance(row.num_players, bool):
+        raise ValueError(f"num_players is {row.num_players!r}, not a whole number")
+    if not isinstance(row.seed, int) or isinstance(row.seed, bool):
+        raise ValueError(f"seed is {row.seed!r}, not a whole number")
+    if row.options is not None and not isinstance(row.options, dict):
+        raise ValueError(f"options are {type(row.options).__name__}, not a JSON object")
+    if row.result is not None and not isinstance(row.result, dict):
+        raise ValueError(f"result is {type(row.result).__name__}, not a JSON object")
+    for stamp in (row.created_at, row.updated_at):
+        if stamp is not None and not isinstance(stamp, dt.datetime):
+            raise ValueError(f"timestamp {stamp!r} is not a date and time")
+    seats = [s.seat for s in row.seats]
+    if seats != list(range(row.num_players)):
+        raise ValueError(f"seat rows {seats} do not match {row.num_players} players")
 
 
 def notify_channel(schema: str) -> str:
@@ -484,10 +541,17 @@ def notify_channel(schema: str) -> str:
     return f"{CHANNEL}_{cleaned}"[:63]
 
 
-def add_version_column(conn: Connection, schema: str | None) -> None:
-    """Databases made before ``version`` existed get it (0; every write bumps it)."""
+ADDED_COLUMNS = {  # columns newer than the first schema: added to older databases
+    "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
+    "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
+}
+
+
+def add_missing_columns(conn: Connection, schema: str | None) -> None:
+    """Databases made before a column of :data:`ADDED_COLUMNS` existed get it."""
     table = TableRow.__tablename__
     columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
-    if "version" not in columns:
-        name = f'"{schema}".{table}' if schema else table
-        conn.execute(text(f"ALTER TABLE {name} ADD COLUMN version INTEGER NOT NULL DEFAULT 0"))
+    name = f'"{schema}".{table}' if schema else table
+    for column, kind in ADDED_COLUMNS.items():
+        if column not in columns:
+            conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))

@@ -109,10 +109,13 @@ def log_entry(state: State, action: Action, number: int, after: State | None = N
                     narrations=told, turn=turn)
 
 
-def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> tuple[State, list[LogEntry]]:
+def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str],
+                 known: Sequence[LogEntry] = ()) -> tuple[State, list[LogEntry]]:
     """Replay ``moves`` from the table's seed and options, checking each one.
 
-    Raises :class:`MayaGamesError` naming the first move that does not replay.
+    ``known``: log entries already built for a prefix of these moves (an undo), reused
+    instead of telling those moves again. Raises :class:`MayaGamesError` naming the first
+    move that does not replay.
     """
     state = new_state(info, stored.num_players, stored.seed, stored.options)
     log: list[LogEntry] = []
@@ -123,6 +126,10 @@ def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str]) -> t
                 raise state.explain_illegal(action)
         except (NotationError, IllegalAction) as exc:
             raise MayaGamesError(f"move {i + 1} {text!r} does not replay: {exc}") from exc
+        if i < len(known) and known[i].full == text and known[i].number == i + 1:
+            state.apply_unchecked(action)
+            log.append(known[i])
+            continue
         before = state.clone()
         state.apply_unchecked(action)
         log.append(log_entry(before, action, i + 1, state, log[-1] if log else None))
@@ -151,6 +158,9 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     rematch: str | None = None  # the table of the rematch, once someone started it
     broken_bots: dict[int, str] = field(default_factory=dict)  # seat -> what went wrong
+    last_used: float = 0.0  # time.monotonic() of the last request (idle rooms are unloaded)
+    evicted: bool = False   # unloaded: requests still holding it use the reloaded room
+    message_cache: dict[Any, Any] = field(default_factory=dict)  # see message()
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
     waiting: str | None = None  # why the game cannot start yet (a public table not full)
     extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
@@ -330,10 +340,30 @@ class Room:
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
                 "seats": self.seats_public(),
+                # the creator chose the seed, so may know every hidden card: all are told
+                "seed_fixed": self.stored.seed_fixed,
                 **{k: v() if callable(v) else v for k, v in self.extras.items()}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
-        """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``."""
+        """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``.
+
+        Kept until the position changes: asking again for the same one (a reconnect, a
+        client that says hello in a loop) costs a look-up, not a new view. Callers must
+        not change the dict they get."""
+        log_from = max(0, min(log_from, len(self.log)))
+        if self.extras:  # header parts that change by themselves (clocks, ...): no reuse
+            return self.build_message(seat, log_from)
+        position = (len(self.log), len(self.broken_bots))
+        if self.message_cache.get("state") is not self.state or \
+                self.message_cache.get("position") != position:  # (the state object is held)
+            self.message_cache = {"state": self.state, "position": position}
+        key = (seat, log_from)
+        message = self.message_cache.get(key)
+        if message is None:
+            message = self.message_cache[key] = self.build_message(seat, log_from)
+        return message
+
+    def build_message(self, seat: int | None, log_from: int) -> dict[str, Any]:
         view = self.state.view(seat)
         view_dict = view.to_dict()
         current = self.state.current_player

@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -42,7 +43,7 @@ from ..core.rng import derive_seed
 from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
 from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
-from .db import Database, StaleWrite, StoredSeat, StoredTable
+from .db import BrokenRow, Database, StaleWrite, StoredSeat, StoredTable
 from .notify import Listener
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
 from .schemas import CreateTable, SeatSpec
@@ -117,6 +118,7 @@ class GameService:
         self.listener: Listener | None = None
         self.leased: set[str] = set()  # tables whose bot lease this instance holds
         self.maintainer: asyncio.Task[None] | None = None
+        self.evictor: asyncio.Task[None] | None = None
 
     # --- lifecycle --------------------------------------------------------
     async def start(self) -> None:
@@ -135,13 +137,22 @@ class GameService:
             await loop.run_in_executor(None, self.listener.start)
             self.maintainer = loop.create_task(self.maintain())
             self.maintainer.add_done_callback(log_failure)
-        for table_id in await self.in_db(self.db.table_ids, "playing"):
+        # Only tables with bots need resuming (their bots move by themselves); a table of
+        # people loads when someone opens it. A table that cannot load is set apart as
+        # broken (logged with its id); the server starts anyway.
+        for table_id in await self.in_db(self.db.table_ids, "playing", True):
             try:
                 await self.get_room(table_id)
             except ServerError as exc:
-                log.error("table %s not resumed: %s", table_id, exc.message)
+                if exc.code != "broken_table":  # (a broken one is logged as it breaks)
+                    log.error("table %s not resumed: %s", table_id, exc.message)
+        self.evictor = asyncio.get_running_loop().create_task(self.evict_idle_rooms())
+        self.evictor.add_done_callback(log_failure)
 
     async def stop(self) -> None:
+        if self.evictor is not None:
+            self.evictor.cancel()
+            await asyncio.gather(self.evictor, return_exceptions=True)
         if self.maintainer is not None:
             self.maintainer.cancel()
             await asyncio.gather(self.maintainer, return_exceptions=True)
@@ -251,11 +262,15 @@ class GameService:
             token = secrets.token_urlsafe(24) if agent == HUMAN else None
             tokens.append(token)
             seats.append(StoredSeat(name, agent, hash_token(token) if token else None))
+        if req.seed is not None and not self.limits.allow_fixed_seed:
+            raise ServerError(403, "fixed_seed", "this server draws every table's seed: a seed "
+                              "chosen by a player would tell them the hidden cards and tiles "
+                              "(setting MAYAGAMES_ALLOW_FIXED_SEED)")
         stored = StoredTable(
             id=secrets.token_urlsafe(6), game=info.name, engine_version=info.version,
             num_players=req.players,
             seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
-            options=options, seats=seats)
+            options=options, seats=seats, seed_fixed=req.seed is not None)
         try:
             room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
@@ -264,7 +279,10 @@ class GameService:
         if prepare is not None:
             await prepare(room)
         self.rooms[stored.id] = room
+        room.last_used = time.monotonic()
         self.start_bots(room)
+        if len(self.rooms) > self.limits.max_tables_in_memory:
+            self.evict(time.monotonic())
         return room, tokens
 
     async def rematch(self, room: Room, seat: int) -> tuple[Room, str | None]:
@@ -298,6 +316,7 @@ class GameService:
         """
         room = self.rooms.get(table_id)
         if room is not None:
+            room.last_used = time.monotonic()
             if fresh and self.db.shared:
                 await self.refresh(room)
             return room
@@ -305,43 +324,102 @@ class GameService:
             raise ServerError(404, "no_table", f"no table {table_id!r}")
         if table_id in self.broken:
             raise ServerError(500, "broken_table", self.broken[table_id])
-        stored = await self.in_db(self.db.load_table, table_id)
-        if stored is None:
-            raise ServerError(404, "no_table", f"no table {table_id!r}")
         try:
+            stored = await self.in_db(self.db.load_table, table_id)
+            if stored is None:
+                raise ServerError(404, "no_table", f"no table {table_id!r}")
             room = Room.from_stored(stored, self.limits)
-        except (MayaGamesError, ValueError, ImportError) as exc:
-            self.broken[table_id] = f"table {table_id} cannot be resumed: {exc}"
-            raise ServerError(500, "broken_table", self.broken[table_id]) from exc
+        except ServerError:
+            raise
+        except Exception as exc:  # a row that does not load or does not replay
+            reason = f"table {table_id} cannot be resumed: {type(exc).__name__}: {exc}"[:500]
+            self.broken[table_id] = reason
+            log.error("%s", reason)
+            raise ServerError(500, "broken_table", reason) from exc
+        if room.broken_bots:
+            log.error("table %s: %s", table_id, "; ".join(room.broken_bots.values()))
         if table_id in self.rooms:  # loaded meanwhile by another request
             return self.rooms[table_id]
         for hook in self.on_load:
             await hook(room)
         room = self.rooms.setdefault(table_id, room)
+        room.last_used = time.monotonic()
         self.start_bots(room)
+        if len(self.rooms) > self.limits.max_tables_in_memory:
+            self.evict(time.monotonic())
         return room
+
+    # --- memory: idle tables are unloaded (they reload from the database) -------------
+    def evictable(self, room: Room) -> bool:
+        """Nobody watches it, no bot of this instance thinks on it, no request holds it."""
+        return (not room.subscribers and not self.bots_busy(room) and not room.lock.locked()
+                and room.id not in self.leased)
+
+    def evict(self, now: float) -> int:
+        """Unload rooms idle longer than ``idle_seconds``, then the least recently used
+        idle ones while more than ``max_tables_in_memory`` are loaded; the count unloaded."""
+        limits = self.limits
+        idle = sorted((r for r in self.rooms.values() if self.evictable(r)),
+                      key=lambda r: r.last_used)
+        excess = len(self.rooms) - limits.max_tables_in_memory
+        gone = 0
+        for room in idle:
+            if now - room.last_used < limits.idle_seconds and gone >= excess:
+                break
+            del self.rooms[room.id]
+            self.checkpoints.pop(room.id, None)
+            room.evicted = True
+            gone += 1
+        return gone
+
+    async def evict_idle_rooms(self) -> None:
+        """Now and then, unload the idle rooms."""
+        every = max(0.05, min(30.0, self.limits.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            self.evict(time.monotonic())
+
+    async def live(self, room: Room) -> Room:
+        """``room``, or the table's loaded room if ``room`` was unloaded meanwhile."""
+        return await self.get_room(room.id) if room.evicted else room
 
     async def list_tables(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         rows = await self.in_db(self.db.list_tables, status, limit)
-        return [{"table": t.id, "game": t.game, "num_players": t.num_players,
-                 "status": t.status, "move_count": t.move_count, "result": t.result,
-                 "seats": [{"seat": i, "name": s.name, "agent": s.agent}
-                           for i, s in enumerate(t.seats)],
-                 "created_at": t.created_at.isoformat() if t.created_at else None,
-                 "updated_at": t.updated_at.isoformat() if t.updated_at else None}
-                for t in rows]
+        listed = []
+        for t in rows:
+            if isinstance(t, BrokenRow):
+                if t.id not in self.broken:
+                    self.broken[t.id] = f"table {t.id} cannot be resumed: {t.reason}"
+                    log.error("%s", self.broken[t.id])
+                reason = self.broken[t.id]
+                listed.append({"table": t.id, "game": None, "num_players": None,
+                               "status": "broken", "broken": reason, "move_count": None,
+                               "result": None, "seats": [], "seed_fixed": False,
+                               "created_at": None, "updated_at": None})
+                continue
+            listed.append({
+                "table": t.id, "game": t.game, "num_players": t.num_players,
+                "status": t.status, "move_count": t.move_count, "result": t.result,
+                "seats": [{"seat": i, "name": s.name, "agent": s.agent}
+                          for i, s in enumerate(t.seats)],
+                "seed_fixed": t.seed_fixed,
+                "created_at": t.created_at.isoformat() if t.created_at else None,
+                "updated_at": t.updated_at.isoformat() if t.updated_at else None})
+        return listed
 
     # --- moves ----------------------------------------------------------------
     async def play(self, room: Room, seat: int | None, move_number: int, *,
                    action_id: int | None = None, text: str | None = None,
                    action: Action | None = None, origin: Subscriber | None = None,
-                   rid: Any = None) -> None:
-        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then announce.
+                   rid: Any = None) -> Room:
+        """Apply one move for ``seat`` if ``move_number`` is still current; persist, then
+        announce; returns the room (the reloaded one if ``room`` was unloaded meanwhile).
 
         The database has the last word: if another instance stored a write first, the
         room catches up and the request is checked again (it is then usually stale).
         """
         given = action
+        room = await self.live(room)
         async with room.lock:
             if move_number != room.move_number:
                 await self.catch_up(room)  # another instance may have moved meanwhile
@@ -379,6 +457,7 @@ class GameService:
             else:
                 raise self.lost_race(room)
         self.start_bots(room)
+        return room
 
     @staticmethod
     def lost_race(room: Room) -> ServerError:
@@ -386,8 +465,9 @@ class GameService:
                            f"stored; it is at move {room.move_number}")
 
     async def undo(self, room: Room, seat: int | None, move_number: int,
-                   origin: Subscriber | None = None, rid: Any = None) -> None:
-        """Take back ``seat``'s last move: replay the record without it."""
+                   origin: Subscriber | None = None, rid: Any = None) -> Room:
+        """Take back ``seat``'s last move: replay the record without it (returns the room)."""
+        room = await self.live(room)
         async with room.lock:
             if move_number != room.move_number:
                 await self.catch_up(room)
@@ -398,7 +478,7 @@ class GameService:
                 refusal = room.undo_refusal(seat)
                 if refusal:
                     raise ServerError(403, "no_undo", refusal)
-                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1])
+                state, log_ = replay_moves(room.info, room.stored, room.moves[:-1], room.log)
                 try:
                     version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
                                                room.version)
@@ -411,6 +491,7 @@ class GameService:
                 break
             else:
                 raise self.lost_race(room)
+        return room
 
     # --- several instances: catching up ---------------------------------------------
     async def refresh(self, room: Room) -> None:
@@ -463,7 +544,7 @@ class GameService:
             if common < len(room.moves):
                 for sub in room.subscribers:  # their log differs from move common + 1 on
                     sub.known = min(sub.known, common)
-                state, log_ = replay_moves(room.info, room.stored, moves)
+                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common])
                 room.replace(state, log_, stored.version)
                 self.drop_checkpoints(room.id, common)
             else:
@@ -502,7 +583,7 @@ class GameService:
                     room.commit(after, entry, version)
                     self.broadcast(room)
                 elif payload.get("op") == "undo" and 0 <= number < room.move_number:
-                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number])
+                    state, log_ = replay_moves(room.info, room.stored, room.moves[:number], room.log)
                     room.replace(state, log_, version)
                     self.drop_checkpoints(room.id, number)
                     self.broadcast(room)
@@ -736,6 +817,7 @@ class GameService:
         record = GameRecord(game=stored.game, seed=stored.seed, num_players=stored.num_players,
                             options=stored.options, engine_version=stored.engine_version,
                             seats=[Seat(s.name, s.agent) for s in stored.seats],
-                            moves=list(room.moves), meta={"table": stored.id})
+                            moves=list(room.moves),
+                            meta={"table": stored.id, "seed_fixed": stored.seed_fixed})
         record.finish(room.state)
         return record.to_dict()

@@ -70,11 +70,14 @@ def ap_spent(before: TikalState, after: TikalState) -> int:
 def museum_change(before: TikalState, after: TikalState, seat: int) -> list[str]:
     """Treasures gained or lost by ``seat`` (``+1 lion``)."""
     T = before.C.treasure_types
+    lo, hi = seat * len(T), (seat + 1) * len(T)
+    old, new = before.museum[lo:hi], after.museum[lo:hi]
+    if old == new:
+        return []
     out = []
-    for t, name in enumerate(T):
-        d = after.treasure_count(seat, t) - before.treasure_count(seat, t)
-        if d:
-            out.append(f"{'+' if d > 0 else '-'}{abs(d)} {name}")
+    for name, x, y in zip(T, old, new):
+        if y != x:
+            out.append(f"{'+' if y > x else '-'}{abs(y - x)} {name}")
     return out
 
 
@@ -332,9 +335,22 @@ def events(before: TikalState, action: Any, after: TikalState) -> tuple[GameEven
     return tuple(out)
 
 
+_LAST: tuple[Any, Any, Any, Narration] | None = None  # the last move told (same for every viewer)
+
+
 def narrate(before: Any, action: Any, after: Any, viewer: int | None) -> Narration:
     """``action`` by ``before.current_player`` as a sentence (Tikal has no private hands,
-    so every viewer reads the same)."""
+    so every viewer reads the same: the server's n+1 calls for one move reuse the first)."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is before and last[1] is action and last[2] is after:
+        return last[3]
+    told = tell(before, action, after)
+    _LAST = (before, action, after, told)
+    return told
+
+
+def tell(before: Any, action: Any, after: Any) -> Narration:
     seat = before.current_player
     who = seat_ref(seat)
     minor = False

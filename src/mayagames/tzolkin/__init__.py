@@ -88,7 +88,8 @@ INFO = register(GameInfo(
         greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
         seat_features=seat_features, details=decision_details,
         catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
-        encoding=Lazy("mayagames.tzolkin.encoding:ENCODING")),
+        encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),
+        sensible_actions=Lazy("mayagames.tzolkin.sensible:sensible_actions")),
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))

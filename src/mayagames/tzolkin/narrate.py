@@ -257,8 +257,26 @@ def events(before: Any, action: Any, after: Any) -> tuple[GameEvent, ...]:
     return tuple(out)
 
 
+_LAST: tuple[Any, Any, Any, Narration] | None = None  # the last public move told
+
+
 def narrate(before: Any, action: Any, after: Any, viewer: int | None) -> Narration:
-    """``action`` by ``before.cur`` as a sentence for ``viewer`` (None: a spectator)."""
+    """``action`` by ``before.cur`` as a sentence for ``viewer`` (None: a spectator).
+
+    Only a draft pick reads differently by viewer; any other move is told once and reused
+    for the other viewers (the server asks once per seat and once for spectators)."""
+    global _LAST
+    if isinstance(action, A.Keep):
+        return tell(before, action, after, viewer)
+    last = _LAST
+    if last is not None and last[0] is before and last[1] is action and last[2] is after:
+        return last[3]
+    told = tell(before, action, after, None)
+    _LAST = (before, action, after, told)
+    return told
+
+
+def tell(before: Any, action: Any, after: Any, viewer: int | None) -> Narration:
     seat = before.cur
     text, places = sentence(before, action, after, viewer)
     told_events = events(before, action, after)

@@ -195,9 +195,10 @@ function showCreated(table) {
 
 function tableRow(t) {
   const names = t.seats.map((s) => s.name).join(", ");
-  const status = t.status === "finished" ? "finished" : `move ${t.move_count}`;
+  const status = (t.status === "finished" ? "finished" : t.status === "broken" ? "broken" : `move ${t.move_count}`) +
+    (t.seed_fixed ? " · seed fixed by its creator" : "");
   const link = el("a", { href: `/table/${t.table}` }, t.status === "finished" ? "replay" : "open");
-  return el("tr", {}, el("td", {}, t.game), el("td", {}, names), el("td", { class: "muted" }, status), el("td", {}, link));
+  return el("tr", {}, el("td", {}, t.game || "?"), el("td", {}, names), el("td", { class: "muted" }, status), el("td", {}, link));
 }
 
 async function listMine() {

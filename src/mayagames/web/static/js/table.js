@@ -286,7 +286,8 @@ function draw() {
   const t0 = performance.now();
   const s = app.state;
   app.shownSeat = s.seat;
-  $("title").textContent = `${s.title} · table ${tableId}`;
+  $("title").textContent = `${s.title} · table ${tableId}` +  // issue 10: a chosen seed is disclosed
+    (s.seed_fixed ? " · seed fixed by the table's creator (who may know the hidden cards)" : "");
   $("rules-link").href = `/rules/${encodeURIComponent(s.game)}`;
   $("rules-link").classList.toggle("hidden", s.game === "toy" || s.game === "tally");
   if (app.replay) { drawReplay(); return; }

@@ -1,0 +1,65 @@
+"""The easy bot's guard rails in Tzolk'in (mayagames.tzolkin.sensible) and the easy level."""
+
+from __future__ import annotations
+
+from mayagames.agents import LEVELS, make_agent
+from mayagames.core import new_game
+from mayagames.tzolkin import actions as A
+from mayagames.tzolkin.positions import blank, play, put_worker, set_day, set_goods
+from mayagames.tzolkin.sensible import food_reserve, sensible_actions
+
+
+def test_placements_keep_the_corn_the_next_food_day_eats():
+    s = blank(2)                      # 3 workers: the Food Day of day 8 eats 6 corn
+    set_goods(s, 0, corn=7)
+    play(s, "place tikal", "place yaxchilan")     # free, then 1 corn: 6 left
+    assert food_reserve(s, 0) == 6
+    kept = {str(a) for a in sensible_actions(s, s.legal_actions())}
+    assert "place palenque" in kept and "end" in kept      # Palenque brings corn
+    assert "place uxmal" not in kept and "place chichen" not in kept
+
+
+def test_spending_is_free_when_the_reserve_is_there():
+    s = blank(2)
+    set_goods(s, 0, corn=20)
+    legal = s.legal_actions()
+    assert sensible_actions(s, legal) == legal
+
+
+def test_short_of_corn_just_before_a_food_day_bring_the_harvest_in():
+    s = blank(2)
+    set_goods(s, 0, corn=1)
+    put_worker(s, 0, "palenque", 3)
+    put_worker(s, 0, "yaxchilan", 4)
+    set_day(s, 7)
+    kept = sensible_actions(s, s.legal_actions())
+    assert kept == [A.Pick("palenque", 3)]
+
+
+def test_a_picked_worker_takes_its_action():
+    s = blank(2)
+    put_worker(s, 0, "yaxchilan", 2)
+    play(s, "pick yaxchilan 2")
+    kept = sensible_actions(s, s.legal_actions())
+    assert A.Nothing() not in kept and A.Do("yaxchilan", 2) in kept
+
+
+def unfed_workers(spec: str, seed: int) -> list[int]:
+    """Workers left unfed at the 4 Food Days of a 2-player game of ``spec`` against itself."""
+    agents = [make_agent(spec, 1), make_agent(spec, 2)]
+    s = new_game("tzolkin", 2, seed=seed)
+    unfed, food = [0, 0], 0
+    while not s.is_terminal:
+        seat = s.current_player
+        s.apply(agents[seat].act(s.view(seat), s.legal_actions()))
+        if s.food_done != food:
+            food = s.food_done
+            unfed = [u + x for u, x in zip(unfed, s.last_unfed)]
+    return unfed
+
+
+def test_the_easy_level_feeds_its_workers_where_the_old_one_starved_them():
+    assert "sensible=1" in LEVELS["easy"][0]
+    now = unfed_workers("easy", 4)
+    before = unfed_workers("heuristic:samples=1,noise=0.25,epsilon=0.25", 4)  # easy until issue 12
+    assert sum(now) <= 4 and sum(before) >= 2 * sum(now), (now, before)
