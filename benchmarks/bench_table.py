@@ -63,7 +63,8 @@ class Server:
     def __init__(self, folder: Path, src: Path | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "MAYAGAMES_RATE_LIMITS": "off"}  # the API plays both seats fast
+        env = {**os.environ, "MAYAGAMES_RATE_LIMITS": "off",  # the API plays both seats fast
+               "MAYAGAMES_ALLOW_FIXED_SEED": "1"}  # the same game in every run
         if src is not None:
             env["PYTHONPATH"] = str(src.resolve())
         code = ("import sys; from mayagames.server.app import create_app; import uvicorn; "
@@ -96,6 +97,8 @@ class Table:
         self.http = http
         answer = http.post("/api/tables", json={"game": game, "players": 2, "seed": seed,
                                                 "seats": [{"name": "Ana"}, {"name": "Ben"}]}).json()
+        if "table" not in answer:
+            raise RuntimeError(f"the table was not created: {answer}")
         self.id = answer["table"]
         self.tokens = {s["seat"]: s["token"] for s in answer["seats"]}
         self.rng = random.Random(seed)
