@@ -13,9 +13,11 @@ import pytest
 def review_server(tmp_path: Path, support: Any) -> Iterator[Any]:
     """Bots move at once; reviews and hard hints use small iteration budgets."""
     from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
 
     app = create_app(f"sqlite:///{tmp_path / 'review.db'}", list_test_games=True,
-                     review_budget="30i", hint_budgets={"hard": "40i"})
+                     review_budget="30i", hint_budgets={"hard": "40i"},
+                     limits=ServerLimits(allow_fixed_seed=True))  # the tests fix seeds
     with support.LiveServer(app) as live:
         yield live
 

@@ -185,12 +185,14 @@ def test_accounts_lobby_clock_and_ladder_on_postgresql(support, fake_clock):
 
     from mayagames.server import create_app
     from mayagames.server.db import Database
+    from mayagames.server.limits import ServerLimits
 
     schema = f"test_{uuid.uuid4().hex[:12]}"
     db = Database(os.environ["DATABASE_URL"], schema=schema)
     try:
         app = create_app(db=db, list_test_games=True, time_source=fake_clock,
-                         fast_password_hashes=True, clock_tick=0.02)
+                         fast_password_hashes=True, clock_tick=0.02,
+                         limits=ServerLimits(allow_fixed_seed=True).without_rate_limits())
         with TestClient(app) as client:
             ana, ben = register(client, "Ana"), register(client, "Ben")
             use(client, ana)
