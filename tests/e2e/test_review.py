@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+expect = pytest.importorskip("playwright.sync_api").expect
 
 
 @pytest.fixture
@@ -49,7 +51,7 @@ def test_review_page_shows_graph_losses_and_the_bots_move(review_server, new_pag
     assert "%" in page.locator("#players tbody tr").first.inner_text()
     assert page.locator("#losses h3").count() == 2
     page.locator("#step-first").click()
-    page.wait_for_function("document.getElementById('step-label').textContent.startsWith('before move 1 ')")
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^before move 1 "))
     verdict = page.locator("#verdict")
     # step through until a searched decision: played move and the bot's preference are shown
     for _ in range(12):
@@ -79,7 +81,7 @@ def test_review_of_an_unfinished_game_says_so(review_server, new_page, support):
         table = support.create_table(client, seed=3)["table"]
     page = new_page()
     page.goto(f"{review_server.url}/review/{table}")
-    page.wait_for_function("document.getElementById('status').textContent.includes('not over')")
+    expect(page.locator("#status")).to_contain_text("not over")
 
 
 def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots):
@@ -91,7 +93,7 @@ def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots
     page.goto(f"{review_server.url}/table/{data['table']}#token={data['tokens'][0]}")
     page.locator("#hint").wait_for()
     page.locator("#hint").click()
-    page.wait_for_function("document.getElementById('hint-text').textContent.includes('would play')")
+    expect(page.locator("#hint-text")).to_contain_text("would play")
     text = page.locator("#hint-text").inner_text()
     hints = httpx.get(f"{review_server.url}/api/tables/{data['table']}/hints").json()["hints"]
     assert len(hints) == 1 and hints[0]["action"] in text
