@@ -57,7 +57,7 @@ def server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
     from mayagames.server import create_app
 
     app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.05, list_test_games=True,
-                     limits=ServerLimits(allow_fixed_seed=True))  # the tests fix seeds
+                     limits=ServerLimits(allow_fixed_seed=True).without_rate_limits())  # seeds fixed; API-driven moves run fast
     with support.LiveServer(app) as live:
         yield live
 
@@ -68,7 +68,7 @@ def quick_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
     from mayagames.server import create_app
 
     app = create_app(f"sqlite:///{tmp_path / 'e2e.db'}", bot_delay=0.0, list_test_games=True,
-                     limits=ServerLimits(allow_fixed_seed=True))  # the tests fix seeds
+                     limits=ServerLimits(allow_fixed_seed=True).without_rate_limits())  # seeds fixed; API-driven moves run fast
     with support.LiveServer(app) as live:
         yield live
 

@@ -18,9 +18,11 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def players_server(tmp_path: Path, support: Any) -> Iterator[Any]:
     from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
 
+    # the game is driven through the API at full speed: no per-address rate limits here
     app = create_app(f"sqlite:///{tmp_path / 'players.db'}", bot_delay=0.0,
-                     fast_password_hashes=True)
+                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
     with support.LiveServer(app) as live:
         yield live
 
