@@ -16,12 +16,11 @@ game (``OUT/calibration_GAME.png``)::
 
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 2 --budget 200 --jobs 2 --log runs/rq.jsonl
     .venv/bin/python benchmarks/bench_review.py --summary --log runs/rq.jsonl   # a partial run's figures
-
-Run again with the same arguments and ``--log``, a stopped run goes on where it stopped.
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 10 --budget 2000 --jobs 32  # larger
 
 Every figure is a pure function of the arguments (iteration budgets, derived seeds), so a
-run is reproducible whatever ``--jobs``.
+run is reproducible whatever ``--jobs``. Run again with the same arguments and ``--log``, a
+stopped run goes on where it stopped.
 """
 
 from __future__ import annotations
