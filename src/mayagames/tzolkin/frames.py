@@ -44,18 +44,22 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     WTILES, YAX_SKULL)
 from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
-                    action_costs, anger_refusal, beg_refusal, block_build_refusal, block_refusal,
+                    anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
-                    mirror_refusal, monument_refusal, must_use_special_case, perform_refusal,
-                    pick_options, pick_refusal, place_refusal, placement_options,
+                    mirror_refusal, monument_refusal, perform_refusal,
+                    pick_options, pick_refusal, place_refusal, placement_options, reach,
                     special_case_options, start_space_refusal, step_refusal, tech_refusal,
-                    trade_refusal, uxmal_build_refusal, uxmal_price, row_types)
+                    trade_refusal, uxmal_build_refusal, words, uxmal_price, row_types)
 from .scoring import food_day, refill_display
 
 if TYPE_CHECKING:
     from .state import TzolkinState
 
 BUILD_MODES = ("tikal", "uxmal", "extra")
+GEARS_INDEX = {name: g for g, name in enumerate(GEARS)}
+# KEEP[a][b]: the draft action keeping tiles a < b (by index)
+KEEP = tuple(tuple(A.Keep(DATA.tiles[a].id, DATA.tiles[b].id) if a < b else None
+                   for b in range(len(DATA.tiles))) for a in range(len(DATA.tiles)))
 
 
 # ====================================================================================
@@ -88,7 +92,7 @@ class Frame(SubDecision["TzolkinState"]):
         return self.rule, f"not now; {self.help}"
 
     def why_illegal(self, s: "TzolkinState", a: Any) -> IllegalAction:
-        rule, message = self.refusal(s, a) or self.not_now(a)
+        rule, message = words(self.refusal(s, a) or self.not_now(a))
         return IllegalAction(rule, message, a)
 
 
@@ -105,10 +109,9 @@ class DraftTiles(Frame):
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         hand = sorted(s.dealt[s.cur])
-        if any(t < 0 for t in hand):
+        if hand and hand[0] < 0:
             return []          # another seat's hidden hand (only in a view)
-        ids = [DATA.tiles[t].id for t in hand]
-        return [A.Keep(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
+        return [KEEP[a][b] for i, a in enumerate(hand) for b in hand[i + 1:]]
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if not isinstance(a, A.Keep):
@@ -204,17 +207,14 @@ class TurnStart(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        seat = s.cur
-        P = s.p[seat]
-        if isinstance(a, A.Beg):
-            # Begging: discard all corn, take 3, step down on a temple.
-            gain_corn(s, P, DATA.beg_corn_after - P[CORN])
-            P[TEMPLE + TEMPLES.index(a.temple)] -= 1
-            s.stack[-1] = TURN_BEGGED
-        elif isinstance(a, A.Place):
-            g = GEARS.index(a.gear)
-            if must_use_special_case(s, seat, self.begged):
+        cls = type(a)
+        if cls is A.Place:
+            seat = s.cur
+            g = GEARS_INDEX[a.gear]
+            # a legal placement the player cannot afford is the rare special case
+            if s.gears[g].index(EMPTY) + TARIFF[0] > s.p[seat][CORN]:
                 # Rare special case: exactly 1 worker on a cheapest space; all corn to the bank.
+                P = s.p[seat]
                 occ = s.gears[g]
                 occ[lowest_free(occ, SPACES[g])] = seat
                 P[READY] -= 1
@@ -223,11 +223,17 @@ class TurnStart(Frame):
                 s.stack[-1] = PLACING[1][1]
             else:
                 place_worker(s, g, 0)
-        elif isinstance(a, A.PlaceStart):
-            place_on_start_space(s, 0)
-        elif isinstance(a, A.Pick):
+        elif cls is A.Pick:
             s.stack[-1] = PICKING
-            pick_worker(s, GEARS.index(a.gear), a.space)
+            pick_worker(s, GEARS_INDEX[a.gear], a.space)
+        elif cls is A.PlaceStart:
+            place_on_start_space(s, 0)
+        elif cls is A.Beg:
+            # Begging: discard all corn, take 3, step down on a temple.
+            P = s.p[s.cur]
+            gain_corn(s, P, DATA.beg_corn_after - P[CORN])
+            P[TEMPLE + TEMPLES.index(a.temple)] -= 1
+            s.stack[-1] = TURN_BEGGED
         else:
             end_turn(s)
 
@@ -265,9 +271,10 @@ class PlacingWorkers(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        if isinstance(a, A.Place):
-            place_worker(s, GEARS.index(a.gear), self.placed)
-        elif isinstance(a, A.PlaceStart):
+        cls = type(a)
+        if cls is A.Place:
+            place_worker(s, GEARS_INDEX[a.gear], self.placed)
+        elif cls is A.PlaceStart:
             place_on_start_space(s, self.placed)
         else:
             end_turn(s)
@@ -296,8 +303,8 @@ class PickingWorkers(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        if isinstance(a, A.Pick):
-            pick_worker(s, GEARS.index(a.gear), a.space)
+        if type(a) is A.Pick:
+            pick_worker(s, GEARS_INDEX[a.gear], a.space)
         else:
             end_turn(s)
 
@@ -321,7 +328,7 @@ class ChooseAction(Frame):
         g = self.gear
         corn = s.p[seat][CORN]
         dos = A.DO[g]
-        out: list[Any] = [dos[k] for k, cost in action_costs(s.p[seat], g, self.space)
+        out: list[Any] = [dos[k] for k, cost in reach(s.p[seat], g, self.space)
                           if cost <= corn and perform_refusal(s, seat, g, k, corn - cost) is None]
         out.append(A.NOTHING)
         return out
@@ -337,10 +344,13 @@ class ChooseAction(Frame):
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.stack.pop()
-        if isinstance(a, A.Do):
+        if type(a) is A.Do:
             P = s.p[s.cur]
-            cost = dict(action_costs(P, self.gear, self.space))[a.space]
-            gain_corn(s, P, -cost)
+            for k, cost in reach(P, self.gear, self.space):
+                if k == a.space:
+                    P[CORN] -= cost
+                    s.corn_out -= cost
+                    break
             perform(s, self.gear, a.space)
 
 
@@ -849,7 +859,8 @@ def start_round(s: "TzolkinState") -> None:
 
 def end_turn(s: "TzolkinState") -> None:
     """End of turn: refill the building row; the Starting Player Space corn is taken."""
-    refill_display(s)
+    if EMPTY in s.display:
+        refill_display(s)
     if s.sps == s.cur and s.sps_corn:
         s.p[s.cur][CORN] += s.sps_corn
         s.sps_corn = 0
@@ -943,11 +954,14 @@ def draft_order(s: "TzolkinState") -> list[int]:
 # ====================================================================================
 def place_worker(s: "TzolkinState", g: int, placed: int) -> None:
     """Lowest free space; cost = space number + this worker's tariff."""
-    P = s.p[s.cur]
+    seat = s.cur
+    P = s.p[seat]
     occ = s.gears[g]
-    i = lowest_free(occ, SPACES[g])
-    gain_corn(s, P, -(i + TARIFF[placed]))
-    occ[i] = s.cur
+    i = occ.index(EMPTY)             # a legal placement: a free space below the last one
+    cost = i + TARIFF[placed]
+    P[CORN] -= cost
+    s.corn_out -= cost
+    occ[i] = seat
     P[READY] -= 1
     P[ON_GEARS] += 1
     s.stack[-1] = PLACING[placed + 1][0]
@@ -1120,13 +1134,16 @@ def settle(s: "TzolkinState") -> None:
     """Resolve frames without a real choice and cache the legal actions of the next one."""
     while s.phase != OVER:
         fr = s.stack[-1]
+        if not fr.auto:                  # a real decision (turn, placing, picking, ...)
+            s.legal = fr.legal_actions(s)
+            return
         if type(fr) is PayBlocks and blocks(s.p[s.cur]) == fr.blocks:
             P = s.p[s.cur]           # every block must go: no choice left
             P[1] = P[2] = P[3] = 0
             s.stack.pop()
             continue
         opts = fr.legal_actions(s)
-        if fr.auto and len(opts) <= 1:
+        if len(opts) <= 1:
             if opts:
                 fr.apply(s, opts[0])
             else:

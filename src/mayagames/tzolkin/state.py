@@ -13,14 +13,17 @@ from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
 from . import frames
-from .frames import DRAFT_TILES, Frame
+from .frames import DRAFT_TILES, Frame, settle
 from .actions import Keep
-from .components import DATA, GEARS
+from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
+
+
+GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
 
 
 class TzolkinState(State):
@@ -106,10 +109,10 @@ class TzolkinState(State):
             tile = self.tile_box.pop(0)
             self.dummy_tiles.append(tile)
             spec = DATA.tiles[tile]
-            g = GEARS.index(spec.gear)
+            g = GEAR_OF_TILE[tile]
             first = DUMMY not in self.gears[g]
             self._put_dummy(g, spec.space)
-            if opposite and first and g != GEARS.index("chichen") and self.dummies < target:
+            if opposite and first and g != CHICHEN and self.dummies < target:
                 self._put_dummy(g, (spec.space + HOLES[g] // 2) % HOLES[g])
 
     def _put_dummy(self, g: int, pos: int) -> None:
@@ -124,7 +127,10 @@ class TzolkinState(State):
 
     def legal_actions(self) -> list[Any]:
         """The legal actions, a new list (the cache is shared by clones and views)."""
-        return list(self.legal_cached())
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = frames.current_options(self)
+        return legal[:]
 
     def legal_cached(self) -> list[Any]:
         """The legal actions without copying the cached list (do not mutate it)."""
@@ -141,7 +147,13 @@ class TzolkinState(State):
         self._apply(action)
 
     def _apply(self, action: Any) -> None:
-        frames.apply_action(self, action)
+        self.stack[-1].apply(self, action)
+        settle(self)
+
+    def apply_unchecked(self, action: Any) -> None:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`)."""
+        self.stack[-1].apply(self, action)
+        settle(self)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
         bad = unwritable(self, action)
