@@ -42,7 +42,7 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, MARKET, MCOST, MIRROR_CORN,
+from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_CHECKS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
@@ -167,12 +167,14 @@ class TurnStart(Frame):
         seat = s.cur
         P = s.p[seat]
         places = placement_options(s, seat, 0)
-        beg = may_beg(P, self.begged)
-        if not P[ON_GEARS] and not places:
-            if beg:
-                return [A.BEG[t] for t in range(3) if anger_refusal(P, t) is None]
+        if may_beg(P, self.begged):
+            out: list[Any] = [beg for beg, step in zip(A.BEG, P[TEMPLE:TEMPLE + 3]) if step > -1]
+            if not places and not P[ON_GEARS]:
+                return out                       # begging is forced
+        elif not places and not P[ON_GEARS]:
             return special_case_options(s)
-        out: list[Any] = [A.BEG[t] for t in range(3) if anger_refusal(P, t) is None] if beg else []
+        else:
+            out = []
         out += places
         if P[ON_GEARS]:
             out += pick_options(s, seat)
@@ -324,12 +326,13 @@ class ChooseAction(Frame):
         return {"gear": GEARS[self.gear], "space": self.space}
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
-        seat = s.cur
+        P = s.p[s.cur]
         g = self.gear
-        corn = s.p[seat][CORN]
+        corn = P[CORN]
         dos = A.DO[g]
-        out: list[Any] = [dos[k] for k, cost in reach(s.p[seat], g, self.space)
-                          if cost <= corn and perform_refusal(s, seat, g, k, corn - cost) is None]
+        check = GEAR_CHECKS[g]
+        out: list[Any] = [dos[k] for k, cost in reach(P, g, self.space)
+                          if cost <= corn and check(s, P, k, corn - cost) is None]
         out.append(A.NOTHING)
         return out
 

@@ -57,6 +57,7 @@ UXMAL_PER_BLOCK = ACT[UXMAL][3]["corn_per_block"]
 UXMAL_TEMPLE_CORN = ACT[UXMAL][0]["corn"]
 MIRROR_CORN = ACT[UXMAL][4]["corn"]
 MOST_TECH_COST = max(TECH_COST)
+ACTION_NAMES = tuple(tuple(f"{gear.title} {k}" for k in range(gear.spaces + 1)) for gear in DATA.gears)
 BOUGHT, SOLD = 1, 8   # market locks: bit r (bought r) and bit r+3 (sold r)
 
 
@@ -181,47 +182,59 @@ def can_build_any(s: "TzolkinState", P: list[int], monument: bool) -> bool:
 def perform_refusal(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> Optional[Reason]:
     """Why action ``k`` of gear ``g`` cannot be performed with ``corn`` left after paying
     to reach it (an action that could do nothing at all is not offered); ``None`` if it can."""
-    P = s.p[seat]
-    if g == PALENQUE:
-        if k == 1 or s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
+    return GEAR_CHECKS[g](s, s.p[seat], k, corn)
+
+
+def palenque_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Palenque: fishing always; fields need a visible Corn Harvest Tile (any with
+    Agriculture 2), or for 3-5 a Wood Harvest Tile left."""
+    if k == 1 or s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
+        return None
+    if k > 2 and s.jwood[k] > 0:
+        return None
+    return (ACTION_NAMES[PALENQUE][k],
+            "no Corn Harvest Tile is visible there (Agriculture 2 would allow it) and no wood is left")
+
+
+def yaxchilan_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Yaxchilan 4 gives a crystal skull: none left, it gives nothing."""
+    if k != 4 or s.skulls > 0:
+        return None
+    return ACTION_NAMES[YAXCHILAN][k], "no crystal skull is left in the supply"
+
+
+def tikal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Tikal: an advance you can pay for (1, 3), a building (2) or building or monument
+    (4) you can pay for, a block to pay for two temple steps (5)."""
+    if k == 1 or k == 3:
+        if can_afford_tech(P):
             return None
-        if k > 2 and s.jwood[k] > 0:
+        return "Technology cost", lambda: (f"the cheapest advance costs {cheapest_advance(P)} "
+                                           f"block(s); you have {blocks(P)}")
+    if k == 2 or k == 4:
+        if can_build_any(s, P, k == 4):
             return None
-        return (action_name(g, k),
-                "no Corn Harvest Tile is visible there (Agriculture 2 would allow it) and no wood is left")
-    if g == YAXCHILAN:
-        if k != 4 or s.skulls > 0:          # no skull left: the action gives nothing
-            return None
-        return action_name(g, k), "no crystal skull is left in the supply"
-    if g == TIKAL:
-        if k in (1, 3):
-            if can_afford_tech(P):
-                return None
-            return "Technology cost", lambda: (f"the cheapest advance costs {cheapest_advance(P)} "
-                                               f"block(s); you have {blocks(P)}")
-        if k in (2, 4):
-            if can_build_any(s, P, k == 4):
-                return None
-            what = "building or monument" if k == 4 else "building"
-            return "Buildings", lambda: f"no {what} on offer that you can pay for ({goods_text(P)})"
-        if P[1] or P[2] or P[3]:
-            return None
-        return action_name(g, k), "you need 1 resource block to pay"
-    if g == UXMAL:
-        return uxmal_refusal(s, P, k, corn)
+        return "Buildings", lambda: (f"no {'building or monument' if k == 4 else 'building'} on "
+                                     f"offer that you can pay for ({goods_text(P)})")
+    if P[1] or P[2] or P[3]:
+        return None
+    return ACTION_NAMES[TIKAL][k], "you need 1 resource block to pay"
+
+
+def chichen_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Chichen Itza: a crystal skull to leave, on an empty skull slot."""
     if not P[SKULL]:
-        return action_name(g, k), "you need a crystal skull to leave on Chichen Itza"
+        return ACTION_NAMES[CHICHEN][k], "you need a crystal skull to leave on Chichen Itza"
     if s.skull_slots[k] != EMPTY:
-        return action_name(g, k), lambda: f"its skull slot is already filled by {who(s.skull_slots[k])}"
+        return ACTION_NAMES[CHICHEN][k], lambda: f"its skull slot is already filled by {who(s.skull_slots[k])}"
     return None
-
-
-ACTION_NAMES = tuple(tuple(f"{gear.title} {k}" for k in range(gear.spaces + 1)) for gear in DATA.gears)
 
 
 def action_name(g: int, k: int) -> str:
     """The rule of action ``k`` of gear ``g`` ("Uxmal 3")."""
     return ACTION_NAMES[g][k]
+
+
 
 
 def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
@@ -250,6 +263,10 @@ def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optiona
             return None
         return name, lambda: f"the mirror costs {MIRROR_CORN} corn; you have {corn}"
     return None
+
+
+GEAR_CHECKS = (palenque_refusal, yaxchilan_refusal, tikal_refusal, uxmal_refusal, chichen_refusal)
+"""The check of an action of each gear, by gear index: (state, player, action, corn left)."""
 
 
 def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool:
@@ -376,9 +393,13 @@ def must_use_special_case(s: "TzolkinState", seat: int, begged: int) -> bool:
     return not may_beg(P, begged)
 
 
+BEG_MAX_CORN = DATA.beg_max_corn
+
+
 def may_beg(P: list[int], begged: int) -> bool:
     """At the start of the turn with 2 corn or less, unless at the bottom of every temple."""
-    return not begged and P[CORN] <= DATA.beg_max_corn and can_anger(P)
+    return not begged and P[CORN] <= BEG_MAX_CORN and (P[TEMPLE] > -1 or P[TEMPLE + 1] > -1
+                                                       or P[TEMPLE + 2] > -1)
 
 
 def beg_refusal(P: list[int], begged: int, t: int) -> Optional[Reason]:
