@@ -539,10 +539,10 @@ class TechAdvance(Frame):
         P = s.p[s.cur]
         cost = TECH_COST[min(P[TECH + track], 3)] if self.paid else 0
         if self.remaining > 1:   # Tikal 3: a second advance may follow (paid ones are optional)
-            s.stack.append(TechAdvance(self.paid, self.remaining - 1, self.paid))
+            s.stack.append(made(TechAdvance, self.paid, self.remaining - 1, self.paid))
         advance_tech(s, s.cur, track)
         if cost:            # pay before any bonus choice
-            s.stack.append(PayBlocks(cost))
+            s.stack.append(made(PayBlocks, cost))
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,7 +571,7 @@ class PayBlocks(Frame):
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.p[s.cur][WOOD + RESOURCES.index(a.resource)] -= 1
         if self.blocks > 1:
-            s.stack[-1] = PayBlocks(self.blocks - 1)
+            s.stack[-1] = made(PayBlocks, self.blocks - 1)
         else:
             s.stack.pop()
 
@@ -595,7 +595,7 @@ class TakeBlocks(Frame):
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.p[s.cur][WOOD + RESOURCES.index(a.resource)] += 1
         if self.blocks > 1:
-            s.stack[-1] = TakeBlocks(self.blocks - 1)
+            s.stack[-1] = made(TakeBlocks, self.blocks - 1)
         else:
             s.stack.pop()
 
@@ -641,11 +641,11 @@ class Market(Frame):
         if a.direction == "buy":
             gain_corn(s, P, -MARKET[r])
             P[WOOD + r] += 1
-            s.stack[-1] = Market(self.locks | (BOUGHT << r))
+            s.stack[-1] = made(Market, self.locks | (BOUGHT << r))
         else:
             P[WOOD + r] -= 1
             gain_corn(s, P, MARKET[r])
-            s.stack[-1] = Market(self.locks | (SOLD << r))
+            s.stack[-1] = made(Market, self.locks | (SOLD << r))
 
 
 @dataclass(frozen=True, slots=True)
@@ -818,12 +818,25 @@ class BuildStep(Frame):
         s.built[seat].append(s.display[slot])
         s.display[slot] = EMPTY
         if self.mode == B_TIKAL and self.built + 1 < self.most:
-            s.stack.append(BuildStep(B_TIKAL, self.built + 1, int(self.architecture_used or apply_arch),
+            s.stack.append(made(BuildStep, B_TIKAL, self.built + 1, int(self.architecture_used or apply_arch),
                                      self.most, 0, 1))
         if apply_arch:
             gain_corn(s, P, BUILD_CORN[level])
             P[VP] += BUILD_VP[level]
         gain_building(s, seat, btype)
+
+
+# --- frames are made once per value: a frozen dataclass is slow to construct ----------
+_MADE: dict[tuple[Any, ...], Frame] = {}
+
+
+def made(cls: type[Frame], *fields: int) -> Any:
+    """The frame ``cls(*fields)``, made once and shared (frames never change)."""
+    key = (cls, *fields)
+    frame = _MADE.get(key)
+    if frame is None:
+        frame = _MADE[key] = cls(*fields)
+    return frame
 
 
 # --- the frames without fields, and the common ones, made once -----------------------
@@ -838,7 +851,7 @@ TEMPLE_STEP = TempleStep()
 TWO_TEMPLES = TwoTemplesStep()
 OFFERING_STEP = TheologyOffer()
 CALENDAR_SPEED = CalendarSpeed()
-MARKET_OPEN = Market(0)
+MARKET_OPEN = made(Market, 0)
 
 FRAME_TYPES: tuple[type[Frame], ...] = (
     DraftTiles, TurnStart, PlacingWorkers, PickingWorkers, ChooseAction, PalenqueHarvest,
@@ -1000,7 +1013,7 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
         elif k == 2:    # corn-only fields
             harvest_corn(s, P, 2)
         else:
-            s.stack.append(PalenqueHarvest(k))
+            s.stack.append(made(PalenqueHarvest, k))
     elif g == YAXCHILAN:
         corn, wood, stone, gold, skull = YAX_GAIN[k - 1]
         ext = P[TECH + EXTRACTION]
@@ -1013,9 +1026,9 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
     elif g == TIKAL:
         spec = ACT[TIKAL][k - 1]
         if spec["kind"] == "tech":
-            s.stack.append(TechAdvance(1, spec["advances"], 0))
+            s.stack.append(made(TechAdvance, 1, spec["advances"], 0))
         elif spec["kind"] == "build":
-            s.stack.append(BuildStep(B_TIKAL, 0, 0, spec["buildings"], int(spec["monument"]), 0))
+            s.stack.append(made(BuildStep, B_TIKAL, 0, 0, spec["buildings"], int(spec["monument"]), 0))
         else:
             s.stack.append(TWO_TEMPLES)
     elif g == UXMAL:
@@ -1027,9 +1040,9 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
         elif k == 3:
             gain_workers(P, 1)
         elif k == 4:
-            s.stack.append(BuildStep(B_UXMAL, 0, 0, 1, 0, 0))
+            s.stack.append(made(BuildStep, B_UXMAL, 0, 0, 1, 0, 0))
         else:
-            s.stack.append(MirrorAction(0))
+            s.stack.append(made(MirrorAction, 0))
     else:
         perform_chichen(s, seat, k)
 
@@ -1045,7 +1058,7 @@ def perform_chichen(s: "TzolkinState", seat: int, k: int) -> None:
     if OFFERING[P[TECH + THEOLOGY]]:
         s.stack.append(OFFERING_STEP)
     if block:
-        s.stack.append(TakeBlocks(1))
+        s.stack.append(made(TakeBlocks, 1))
 
 
 def harvest_corn(s: "TzolkinState", P: list[int], k: int) -> None:
@@ -1083,7 +1096,7 @@ def advance_tech(s: "TzolkinState", seat: int, track: int) -> None:
         for _ in range(count):
             s.stack.append(TEMPLE_STEP)
     elif kind == "blocks":        # Extraction: resource blocks of your choice
-        s.stack.append(TakeBlocks(count))
+        s.stack.append(made(TakeBlocks, count))
     elif kind == "vp":            # Architecture
         P[VP] += count
     else:                         # Theology: crystal skulls from the supply
@@ -1107,13 +1120,13 @@ def gain_building(s: "TzolkinState", seat: int, btype: int) -> None:
     if "workers" in eff:
         gain_workers(P, eff["workers"])
     if "build_another" in eff:
-        s.stack.append(BuildStep(B_EXTRA, 0, 0, 1, 0, 1))
+        s.stack.append(made(BuildStep, B_EXTRA, 0, 0, 1, 0, 1))
     if "mirror" in eff:
-        s.stack.append(MirrorAction(1))
+        s.stack.append(made(MirrorAction, 1))
     if "market" in eff:
         s.stack.append(MARKET_OPEN)
     if "any_tech" in eff:
-        s.stack.append(TechAdvance(0, eff["any_tech"], 0))
+        s.stack.append(made(TechAdvance, 0, eff["any_tech"], 0))
     for _ in range(eff.get("any_temple", 0)):
         s.stack.append(TEMPLE_STEP)
     for name, n in eff.get("temples", {}).items():

@@ -368,9 +368,13 @@ def placement_options(s: "TzolkinState", seat: int, placed: int) -> list[Any]:
     if room < 0:
         return []
     out: list[Any] = []
-    for g, occ in enumerate(s.gears):
-        if EMPTY in occ[:room + 1 if room < SPACES[g] else SPACES[g]]:
-            out.append(PLACE[g])
+    g = 0
+    for occ in s.gears:
+        if EMPTY in occ:
+            i = occ.index(EMPTY)             # the lowest free hole: a space if below the last
+            if i <= room and i < SPACES[g]:
+                out.append(PLACE[g])
+        g += 1
     if s.sps == EMPTY:
         out.append(A.PLACE_START)
     return out
