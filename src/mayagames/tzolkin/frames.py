@@ -882,7 +882,8 @@ def end_turn(s: "TzolkinState") -> None:
         s.sps_corn = 0
     s.turn_index += 1
     if s.turn_index < s.num_players:
-        start_turn(s, (s.start_player + s.turn_index) % s.num_players)
+        s.cur = (s.start_player + s.turn_index) % s.num_players     # start_turn, inlined
+        s.stack = [TURN_START]
     else:
         end_round(s)
 
@@ -894,7 +895,7 @@ def food_day_due(s: "TzolkinState") -> bool:
 
 def end_round(s: "TzolkinState") -> None:
     """After every turn: the Food Day, then the calendar advances (rules 8, 16)."""
-    if food_day_due(s):
+    if s.food_done < 4 and s.day >= FOOD_DAYS[s.food_done]:     # food_day_due, inlined
         food_day(s)
     if s.food_done == 4:
         finish_game(s)
@@ -937,9 +938,8 @@ def advance_days(s: "TzolkinState", days: int) -> None:
     """Turn the calendar: every worker moves up one space per day; a player's worker
     leaving the highest space returns to its owner; dummies ride round forever."""
     for _ in range(days):
-        for g, occ in enumerate(s.gears):
+        for occ, top in zip(s.gears, SPACES):
             occ.insert(0, occ.pop())
-            top = SPACES[g]
             who = occ[top]
             if 0 <= who < DUMMY:
                 occ[top] = EMPTY

@@ -368,13 +368,13 @@ def placement_options(s: "TzolkinState", seat: int, placed: int) -> list[Any]:
     if room < 0:
         return []
     out: list[Any] = []
-    g = 0
-    for occ in s.gears:
-        if EMPTY in occ:
+    for occ, spaces, place in zip(s.gears, SPACES, PLACE):
+        try:
             i = occ.index(EMPTY)             # the lowest free hole: a space if below the last
-            if i <= room and i < SPACES[g]:
-                out.append(PLACE[g])
-        g += 1
+        except ValueError:                   # every hole taken (never seen in play)
+            continue
+        if i <= room and i < spaces:
+            out.append(place)
     if s.sps == EMPTY:
         out.append(A.PLACE_START)
     return out
@@ -440,18 +440,15 @@ def pick_options(s: "TzolkinState", seat: int) -> list[Any]:
     """The player's workers on the gears, gear by gear, lowest space first (the spaces
     :func:`pick_refusal` accepts; a player's worker never stands above the last space)."""
     out = []
-    g = 0
-    for occ in s.gears:
+    for occ, picks in zip(s.gears, A.PICK):
         n = occ.count(seat)
         if n:
-            picks = A.PICK[g]
             i = occ.index(seat)
             out.append(picks[i])
             while n > 1:
                 i = occ.index(seat, i + 1)
                 out.append(picks[i])
                 n -= 1
-        g += 1
     return out
 
 
