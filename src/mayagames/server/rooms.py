@@ -188,7 +188,7 @@ class Room:
                 broken[i] = (f"the bot {s.agent!r} cannot be built ({type(exc).__name__}: "
                              f"{exc}); it plays random legal moves")
         return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
-                   broken_bots=broken, version=stored.version)
+                   broken_bots=broken, version=stored.version, rematch=stored.rematch)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -336,34 +336,44 @@ class Room:
             seats[seat]["broken"] = reason
         return seats
 
-    def header(self) -> dict[str, Any]:
+    def header(self, live: bool = True) -> dict[str, Any]:
+        """What every message of the table starts with; ``live=False`` leaves out the
+        extras that change by themselves (functions, such as the clock)."""
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
                 "seats": self.seats_public(),
                 # the creator chose the seed, so may know every hidden card: all are told
                 "seed_fixed": self.stored.seed_fixed,
-                **{k: v() if callable(v) else v for k, v in self.extras.items()}}
+                **{k: v() if callable(v) else v for k, v in self.extras.items()
+                   if live or not callable(v)}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``.
 
-        Kept until the position changes: asking again for the same one (a reconnect, a
-        client that says hello in a loop) costs a look-up, not a new view. Callers must
-        not change the dict they get."""
+        Kept until the position (or a header part: seats, lobby, ratings) changes: asking
+        again for the same one (a reconnect, a client that says hello in a loop) costs a
+        look-up, not a new view. Header parts that change by themselves (``extras`` given
+        as functions: the clock) are computed for each message and laid over the kept one.
+        Callers must not change the dict they get."""
         log_from = max(0, min(log_from, len(self.log)))
-        if self.extras:  # header parts that change by themselves (clocks, ...): no reuse
-            return self.build_message(seat, log_from)
-        position = (len(self.log), len(self.broken_bots))
+        live = {k: v for k, v in self.extras.items() if callable(v)}
+        # the extras dicts are replaced, never changed in place, when they change (and
+        # the kept messages hold them, so their ids stay unique while kept)
+        fixed = tuple((k, id(v)) for k, v in self.extras.items() if not callable(v))
+        position = (len(self.log), len(self.broken_bots), fixed, self.rematch,
+                    tuple(self.agents), self.waiting)
         if self.message_cache.get("state") is not self.state or \
                 self.message_cache.get("position") != position:  # (the state object is held)
             self.message_cache = {"state": self.state, "position": position}
         key = (seat, log_from)
         message = self.message_cache.get(key)
         if message is None:
-            message = self.message_cache[key] = self.build_message(seat, log_from)
+            message = self.message_cache[key] = self.build_message(seat, log_from, live=False)
+        if live:
+            message = {**message, **{k: v() for k, v in live.items()}}
         return message
 
-    def build_message(self, seat: int | None, log_from: int) -> dict[str, Any]:
+    def build_message(self, seat: int | None, log_from: int, live: bool = True) -> dict[str, Any]:
         view = self.state.view(seat)
         view_dict = view.to_dict()
         current = self.state.current_player
@@ -371,7 +381,7 @@ class Room:
                  if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
-            "type": "state", **self.header(), "seat": seat,
+            "type": "state", **self.header(live), "seat": seat,
             "move_number": self.move_number, "current_player": current,
             "terminal": self.finished, "view": view_dict,
             "private": seat is not None and self.is_private(view_dict),
