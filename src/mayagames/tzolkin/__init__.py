@@ -86,6 +86,7 @@ INFO = register(GameInfo(
     plugin=GamePlugin(
         estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
         greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
+        chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
         seat_features=seat_features, details=decision_details,
         catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
         encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),

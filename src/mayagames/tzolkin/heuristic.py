@@ -63,6 +63,10 @@ SCORE_SCALE = 12.0
 # estimate_scores reads only public information, so a full state gives the same estimate as
 # any seat's view of it (tests/equivalence checks this); bots may skip building the view.
 PUBLIC_ESTIMATE = True
+# every action whose result depends on hidden parts says so in reveals_information (a drawn
+# building, a draft pick: ``TzolkinState.reveals_information``); bots may value the others
+# once for all sampled worlds (tests/equivalence checks it)
+CHANCE_IS_REVEALED = True
 GREEDY_DEPTH = 3                # own consecutive decisions the heuristic bot looks through (a turn)
 
 # VP a worker brings when it is picked up from each space of each gear NOW (space 0 is the
@@ -220,7 +224,7 @@ def gear_outlook(s: Any, seat: int) -> float:
     ahead = CHICHEN_AHEAD[P[TECH + THEOLOGY]]  # Theology 1: one Chichen space ahead
     if P[ON_GEARS]:
         for g, occ in enumerate(s.gears):
-            if g == CHICHEN:
+            if g == CHICHEN or seat not in occ:  # (the membership test only saves time)
                 continue
             for pos in range(SPACES[g]):
                 if occ[pos] == seat:

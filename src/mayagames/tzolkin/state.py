@@ -251,7 +251,11 @@ class TzolkinState(State):
             return True
         after = self.clone()
         after.apply(action)
-        return after.draws != self.draws
+        return self.revealed_by(action, after)
+
+    def revealed_by(self, action: Any, after: State) -> bool:
+        """:meth:`reveals_information` from this state and the one after ``action``."""
+        return isinstance(action, Keep) or after.draws != self.draws  # type: ignore[attr-defined]
 
     def public_notation(self, action: Any, seat: int | None) -> str:
         if isinstance(action, Keep) and seat != self.cur:
