@@ -19,7 +19,8 @@ game (``OUT/calibration_GAME.png``)::
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 10 --budget 2000 --jobs 32  # larger
 
 Every figure is a pure function of the arguments (iteration budgets, derived seeds), so a
-run is reproducible whatever ``--jobs``.
+run is reproducible whatever ``--jobs``. Run again with the same arguments and ``--log``, a
+stopped run goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -188,6 +189,14 @@ def summarise(results: list[dict[str, Any]], games: list[str], out: Path, args_t
     return summary
 
 
+def logged_results(log: Path) -> list[dict[str, Any]]:
+    """The games an earlier run already wrote to ``log``: run again with the same arguments,
+    a stopped run goes on where it stopped (every game is a pure function of its index)."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="tikal, tzolkin (default both)")
@@ -216,7 +225,11 @@ def main() -> None:
                  "agree_every": args.agree_every, "seed": args.seed}
     # The games alternate between the games, so a run stopped early is balanced.
     work = [(game, index) for index in range(args.games) for game in games]
-    results = []
+    results = logged_results(args.log) if args.log else []
+    done = {(r["game"], r["index"]) for r in results}
+    if done:
+        print(f"{len(done)} games already in {args.log}: going on from there")
+    work = [(game, index) for game, index in work if (game, index) not in done]
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(measure_game, game, index, task_args) for game, index in work]
         for future in as_completed(futures):

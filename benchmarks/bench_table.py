@@ -215,6 +215,10 @@ def run(game: str, clicks: int, late: int, seed: int, timeout_s: float,
                 table = Table(http, game, seed)
                 for label, target in (("early", 0), (f"late ({late}+)", late)):
                     at = table.advance_to(target)
+                    if table.state()["terminal"]:
+                        raise SystemExit(f"the game ended at move {at}, before move {target}: "
+                                         f"use a smaller --late (a 2-player {game} game of random "
+                                         f"moves is shorter)")
                     page = context.new_page()
                     page.goto(f"{server.url}/table/{table.id}#token={table.tokens[0]}")
                     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Your turn')")

@@ -89,3 +89,47 @@ def test_tikal_actions_that_reveal_nothing_have_one_public_result():
         legal = state.legal_actions()
         state.apply_unchecked(legal[rng.randbelow(len(legal))])
     assert checked > 30
+
+
+def test_tzolkin_actions_that_reveal_nothing_have_one_public_result():
+    """Tzolk'in declares ``CHANCE_IS_REVEALED`` too: an action that reveals nothing (no
+    building drawn, no draft pick) gives the same estimate and the same view in every
+    determinization of the mover's view, so the heuristic bot values a look-through in
+    which nothing is revealed once for all its sampled worlds. ``revealed_by`` (the
+    answer from the states before and after) agrees with ``reveals_information``."""
+    import json
+
+    from mayagames.agents.hooks import chance_is_revealed, estimator
+    from mayagames.core import get_game, new_game
+    from mayagames.core.rng import Rng
+
+    info = get_game("tzolkin")
+    assert chance_is_revealed(info)
+    estimate = estimator(info)
+    checked = revealing = 0
+    for seed in (5, 6):
+        state, rng = new_game("tzolkin", 3, seed), Rng(seed)
+        while not state.is_terminal:
+            if rng.randbelow(12) == 0:
+                seat = state.current_player
+                view = state.view(seat)
+                worlds = [view.determinize(Rng(k)) for k in range(2)]
+                for action in state.legal_actions():
+                    after = state.clone()
+                    after.apply_unchecked(action)
+                    reveals = state.reveals_information(action)
+                    assert state.revealed_by(action, after) == reveals, action
+                    if reveals:
+                        revealing += 1
+                        continue
+                    results = []
+                    for world in worlds:
+                        after = world.clone()
+                        after.apply_unchecked(action)
+                        results.append((after.is_terminal, estimate(after),
+                                        json.dumps(after.view(seat).to_dict(), sort_keys=True, default=str)))
+                    assert results[0] == results[1], action
+                    checked += 1
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+    assert checked > 100 and revealing > 5

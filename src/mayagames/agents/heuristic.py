@@ -99,10 +99,12 @@ class HeuristicAgent:
         estimate = self.estimate or estimator(view.info)
         depth = self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
-        # One-ply values of actions that reveal nothing are the same in every sampled world
-        # when the estimate is public and the game flags all chance: valued once, added
-        # once per sample as before (the same sums, bit for bit).
-        reuse = public and depth == 1 and self.samples > 1 and chance_is_revealed(view.info)
+        # The value of an action is the same in every sampled world when the estimate is
+        # public, the game flags all chance, and no action looked through (the action, the
+        # forced moves after it and, deeper than one ply, the seat's next decisions)
+        # reveals anything: valued once, added once per sample as before (the same sums,
+        # bit for bit).
+        reuse = public and self.samples > 1 and chance_is_revealed(view.info)
         known: dict[int, float] = {}
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
@@ -110,23 +112,35 @@ class HeuristicAgent:
             for i, action in enumerate(legal):
                 value = known.get(i)
                 if value is None:
-                    value = value_after(world, action, seat, estimate, depth, public)
-                    if reuse and not view.reveals_information(action):
-                        known[i] = value
+                    if not reuse:
+                        value = value_after(world, action, seat, estimate, depth, public)
+                    elif depth == 1:
+                        value = value_after(world, action, seat, estimate, depth, public)
+                        if not view.reveals_information(action):
+                            known[i] = value
+                    else:
+                        revealed = [False]
+                        value = value_after(world, action, seat, estimate, depth, public, revealed)
+                        if not revealed[0]:
+                            known[i] = value
                 totals[i] += value
         return [t / self.samples for t in totals]
 
 
 def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
-                public: bool = False) -> float:
+                public: bool = False, revealed: list[bool] | None = None) -> float:
     """The margin of ``seat`` after ``action`` in ``world``: the true one at the end of the
     game, else the estimate from the seat's own view; with ``depth`` > 1, the best margin
     over the seat's own next decisions while it keeps the move (a compound turn: pick up
     a worker, then choose its action), forced decisions not counted. ``public``: the
     estimate reads only public information (:func:`hooks.public_estimate`), so the state
-    itself stands for the seat's view."""
+    itself stands for the seat's view. ``revealed``: a one-element flag set to True when
+    any action applied on the way reveals information (``State.reveals_information``),
+    i.e. when the value may differ between sampled worlds."""
     after = world.clone()
     after.apply_unchecked(action)
+    if revealed is not None and not revealed[0] and world.revealed_by(action, after):
+        revealed[0] = True
     forced = 0
     while True:
         if after.is_terminal:  # the true result; a won tie-break beats a lost one
@@ -135,10 +149,16 @@ def value_after(world: State, action: Action, seat: int, estimate: Estimator, de
             break
         legal = after.legal_actions()
         if len(legal) > 1:
-            return max(value_after(after, a, seat, estimate, depth - 1, public) for a in legal)
+            return max(value_after(after, a, seat, estimate, depth - 1, public, revealed)
+                       for a in legal)
         if forced >= MAX_FORCED:
             break
-        after.apply_unchecked(legal[0])
+        if revealed is None or revealed[0]:
+            after.apply_unchecked(legal[0])
+        else:
+            before, after = after, after.clone()
+            after.apply_unchecked(legal[0])
+            revealed[0] = before.revealed_by(legal[0], after)
         forced += 1
     # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
     return margin(estimate(after if public else after.view(seat)), seat)

@@ -35,17 +35,16 @@ an iteration budget the analysis is the same whatever the number of jobs. JSON l
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agents.hooks import Estimator, score_scale
 from ..agents.mcts import MCTSAgent, Node, legal_or_fail, win_chances
 from ..core.errors import MayaGamesError
 from ..core.game import Action, State
-from ..core.record import GameRecord, iter_replay
+from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
+from .parallel import run_each
 
 FORMAT = "mayagames-analysis/1"
 PLAYED_SHARE = 0.2  # at least this share of a search's iterations go to the move played
@@ -336,47 +335,8 @@ OnDone = Callable[[DecisionReview], None]
 def run_tasks(tasks: Sequence[DecisionTask], budget: Budget, jobs: int = 1,
               ray_address: str | None = None, on_done: OnDone | None = None) -> list[DecisionReview]:
     """Analyse every task (in this process, a process pool, or Ray); results in order."""
-    callback = on_done or (lambda review: None)
-    results: list[DecisionReview] = []
-    if ray_address:
-        results = list(_run_ray(tasks, budget, ray_address, jobs, callback))
-    elif jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            results.append(analyse_decision(task, budget))
-            callback(results[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                                 mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(analyse_decision, task, budget) for task in tasks]
-            for future in as_completed(futures):
-                results.append(future.result())
-                callback(results[-1])
-    return sorted(results, key=lambda r: r.index)
-
-
-def _run_ray(tasks: Sequence[DecisionTask], budget: Budget, address: str, jobs: int,
-             callback: OnDone) -> Iterable[DecisionReview]:
-    import logging
-
-    import mayagames
-    from .tournament import import_ray
-
-    ray = import_ray()
-    local = address == "local"
-    ray.init(address=None if local else address, num_cpus=jobs if local else None,
-             runtime_env={"py_modules": [mayagames]}, include_dashboard=False,
-             ignore_reinit_error=True, log_to_driver=False, logging_level=logging.WARNING)
-    try:
-        remote = ray.remote(analyse_decision)
-        pending = [remote.remote(task, budget) for task in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                review = ray.get(ref)
-                callback(review)
-                yield review
-    finally:
-        ray.shutdown()
+    reviews = run_each(analyse_decision, [(task, budget) for task in tasks], jobs, ray_address, on_done)
+    return sorted(reviews, key=lambda r: r.index)
 
 
 def analyse_record(record: GameRecord, budget: Budget, seats: Iterable[int] | None = None,

@@ -15,14 +15,10 @@ Backends: in-process (``jobs=1``), a pool of ``jobs`` processes, or Ray
 
 from __future__ import annotations
 
-import logging
-import os
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from multiprocessing import get_context
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..agents import make_agent
 from ..core.errors import MayaGamesError
@@ -30,10 +26,7 @@ from ..core.game import State
 from ..core.record import GameRecord, Seat
 from ..core.registry import get_game
 from ..core.rng import derive_seed
-
-
-class ArenaError(MayaGamesError):
-    """A tournament that cannot be run as asked (bad agents, players, backend)."""
+from .parallel import ArenaError, default_jobs, import_ray, run_each  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
@@ -166,61 +159,5 @@ OnResult = Callable[[MatchResult], None]
 def run_matches(tasks: Sequence[MatchTask], jobs: int = 1, ray_address: str | None = None,
                 on_result: OnResult | None = None) -> list[MatchResult]:
     """Play every task; results in task order whatever the backend and ``jobs``."""
-    callback = on_result or (lambda result: None)
-    if ray_address:
-        results = list(_run_ray(tasks, ray_address, jobs, callback))
-    elif jobs <= 1 or len(tasks) <= 1:
-        results = []
-        for task in tasks:
-            results.append(play_match(task))
-            callback(results[-1])
-    else:
-        results = list(_run_pool(tasks, jobs, callback))
+    results = run_each(play_match, [(task,) for task in tasks], jobs, ray_address, on_result)
     return sorted(results, key=lambda r: r.index)
-
-
-def _run_pool(tasks: Sequence[MatchTask], jobs: int, callback: OnResult) -> Iterable[MatchResult]:
-    # 'spawn': safe alongside the progress bar's thread (fork would copy its locks).
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)),
-                             mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(play_match, task) for task in tasks]
-        for future in as_completed(futures):
-            result = future.result()
-            callback(result)
-            yield result
-
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1
-
-
-def import_ray() -> Any:
-    try:
-        import ray
-    except ImportError as exc:
-        raise ArenaError("the Ray backend needs Ray: pip install 'mayagames[ray]' "
-                         f"(import failed: {exc})") from exc
-    return ray
-
-
-def _run_ray(tasks: Sequence[MatchTask], address: str, jobs: int,
-             callback: OnResult) -> Iterable[MatchResult]:
-    ray = import_ray()
-    import mayagames
-
-    local = address == "local"
-    # py_modules ships this package to every worker, so cluster nodes need only its dependencies.
-    ray.init(address=None if local else address, num_cpus=jobs if local else None,
-             runtime_env={"py_modules": [mayagames]}, include_dashboard=False,
-             ignore_reinit_error=True, log_to_driver=False, logging_level=logging.WARNING)
-    try:
-        remote_play = ray.remote(play_match)
-        pending = [remote_play.remote(task) for task in tasks]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                result = ray.get(ref)
-                callback(result)
-                yield result
-    finally:
-        ray.shutdown()

@@ -374,6 +374,12 @@ class State(ABC):
         """
         return True
 
+    def revealed_by(self, action: Action, after: "State") -> bool:
+        """:meth:`reveals_information` of ``action`` when the caller has already applied it
+        (``after``: a copy of this state with ``action`` applied); a game may answer from
+        the two states instead of applying the action once more (bots' look-through)."""
+        return self.reveals_information(action)
+
     def public_notation(self, action: Action, seat: int | None) -> str:
         """How ``action`` (by the current player) is shown to ``seat`` in a log.
 

@@ -2,7 +2,7 @@
 
 >>> from mayagames.core import new_game
 >>> state = new_game("tzolkin", 2, seed=1)
->>> state.phase_name(), len(state.legal_actions())      # the start-tile draft: 6 pairs
+>>> state.phase_name, len(state.legal_actions())      # the start-tile draft: 6 pairs
 ('draft', 6)
 
 Rules: ``/work/shared/rules/tzolkin.md`` summarised in ``docs/tzolkin_rules_notes.md``
@@ -86,6 +86,7 @@ INFO = register(GameInfo(
     plugin=GamePlugin(
         estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
         greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
+        chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
         seat_features=seat_features, details=decision_details,
         catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
         encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),

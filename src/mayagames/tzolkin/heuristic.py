@@ -42,7 +42,8 @@ from __future__ import annotations
 from typing import Any
 
 from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
-from .layout import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, K_CHOOSE, ON_GEARS, OVER, READY,
+from .frames import ChooseAction
+from .model import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, ON_GEARS, OVER, READY,
                      SKULL, SPACES, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WOOD, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp
 
@@ -63,6 +64,10 @@ SCORE_SCALE = 12.0
 # estimate_scores reads only public information, so a full state gives the same estimate as
 # any seat's view of it (tests/equivalence checks this); bots may skip building the view.
 PUBLIC_ESTIMATE = True
+# every action whose result depends on hidden parts says so in reveals_information (a drawn
+# building, a draft pick: ``TzolkinState.reveals_information``); bots may value the others
+# once for all sampled worlds (tests/equivalence checks it)
+CHANCE_IS_REVEALED = True
 GREEDY_DEPTH = 3                # own consecutive decisions the heuristic bot looks through (a turn)
 
 # VP a worker brings when it is picked up from each space of each gear NOW (space 0 is the
@@ -140,8 +145,9 @@ def _temple_outlook(food_done: int, P: list[int], leaders: list[tuple[int, int]]
 
 def picked_worker(s: Any, seat: int) -> tuple[int, int] | None:
     """(gear, space) of the worker ``seat`` has just picked up and not yet used."""
-    if s.stack and s.cur == seat and s.stack[-1][0] == K_CHOOSE:
-        return s.stack[-1][1], s.stack[-1][2]
+    top = s.stack[-1] if s.stack else None
+    if s.cur == seat and isinstance(top, ChooseAction):
+        return top.gear, top.space
     return None
 
 
@@ -220,7 +226,7 @@ def gear_outlook(s: Any, seat: int) -> float:
     ahead = CHICHEN_AHEAD[P[TECH + THEOLOGY]]  # Theology 1: one Chichen space ahead
     if P[ON_GEARS]:
         for g, occ in enumerate(s.gears):
-            if g == CHICHEN:
+            if g == CHICHEN or seat not in occ:  # (the membership test only saves time)
                 continue
             for pos in range(SPACES[g]):
                 if occ[pos] == seat:
