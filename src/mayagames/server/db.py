@@ -94,6 +94,9 @@ class MoveRow(Base):
     text: Mapped[str] = mapped_column(String(256))
     seat: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # the move told as the log tells it (rooms.entry_to_json), so that loading the table
+    # need not tell every move again; null in rows stored before (they are told anew)
+    told: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class BotLeaseRow(Base):
@@ -183,6 +186,7 @@ class StoredTable:
     status: str = "playing"
     result: dict[str, Any] | None = None
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, seat)
+    told: list[Any] = field(default_factory=list)  # each move's stored log entry (or None)
     move_count: int = 0
     version: int = 0
     created_at: dt.datetime | None = None
@@ -398,7 +402,7 @@ class Database:
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
                     status: str, result: dict[str, Any] | None,
-                    expected: int | None = None) -> int:
+                    expected: int | None = None, told: dict[str, Any] | None = None) -> int:
         """Store move ``number`` if the table is still at version ``expected``; returns the
         new version. Raises :class:`StaleWrite` (nothing stored) if another write came
         first, IntegrityError if the number is taken.
@@ -412,7 +416,7 @@ class Database:
             version = self._compare_and_set(conn, table_id, expected, {
                 "move_count": number, "status": status, "result": result, "updated_at": stamp})
             conn.execute(INSERT_MOVE, {"table_id": table_id, "number": number, "text": text_,
-                                       "seat": seat, "created_at": stamp})
+                                       "seat": seat, "created_at": stamp, "told": told})
             self._notify(conn, {"t": table_id, "v": version, "op": "move", "n": number,
                                 "m": text_, "s": seat})
         return version
@@ -498,12 +502,13 @@ class Database:
             if row is None:
                 return None
             moves = session.execute(
-                select(MoveRow.text, MoveRow.seat).where(MoveRow.table_id == table_id)
+                select(MoveRow.text, MoveRow.seat, MoveRow.told).where(MoveRow.table_id == table_id)
                 .order_by(MoveRow.number)).all()
             rematch = session.execute(select(RematchRow.rematch_id)
                                       .where(RematchRow.table_id == table_id)).scalar_one_or_none()
             stored = _stored(row, [(m.text, m.seat) for m in moves])
             stored.rematch = rematch
+            stored.told = [m.told for m in moves]
             return stored
 
     def table_ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:
@@ -617,16 +622,21 @@ def notify_channel(schema: str) -> str:
 
 
 ADDED_COLUMNS = {  # columns newer than the first schema: added to older databases
-    "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
-    "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
+    "game_tables": {
+        "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
+        "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
+    },
+    "game_moves": {
+        "told": "JSON",  # null: the move is told again when the table loads
+    },
 }
 
 
 def add_missing_columns(conn: Connection, schema: str | None) -> None:
     """Databases made before a column of :data:`ADDED_COLUMNS` existed get it."""
-    table = TableRow.__tablename__
-    columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
-    name = f'"{schema}".{table}' if schema else table
-    for column, kind in ADDED_COLUMNS.items():
-        if column not in columns:
-            conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))
+    for table, added in ADDED_COLUMNS.items():
+        columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
+        name = f'"{schema}".{table}' if schema else table
+        for column, kind in added.items():
+            if column not in columns:
+                conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))

@@ -46,7 +46,8 @@ from .db import Database, StoredSeat, StoredTable
 from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
 from .db import BrokenRow, Database, RematchTaken, StaleWrite, StoredSeat, StoredTable
 from .notify import Listener
-from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
+from .rooms import (HUMAN, LogEntry, Room, ServerError, entry_to_json, hash_token, replay_moves,
+                    result_of)
 from .schemas import CreateTable, SeatSpec
 
 log = logging.getLogger("mayagames.server")
@@ -519,7 +520,7 @@ class GameService:
                     version = await self.in_db(
                         self.db.append_move, room.id, entry.number, entry.full, entry.seat,
                         "finished" if after.is_terminal else "playing", result_of(after),
-                        room.version)
+                        room.version, entry_to_json(entry, room.info.version))
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue
@@ -625,7 +626,8 @@ class GameService:
             if common < len(room.moves):
                 for sub in room.subscribers:  # their log differs from move common + 1 on
                     sub.known = min(sub.known, common)
-                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common])
+                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common],
+                                           stored.told)
                 room.replace(state, log_, stored.version)
                 self.drop_checkpoints(room.id, common)
             else:
