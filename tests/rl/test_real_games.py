@@ -72,7 +72,7 @@ def test_tzolkin_draft_tiles_and_building_stacks_stay_hidden():
     aec = env("tzolkin", num_players=2)
     aec.reset(seed=3)
     state = aec.game_state
-    assert state.phase_name() == "draft"
+    assert state.phase_name == "draft"
     seat1_before = aec.observe("player_1")["observation"]
     seat0_before = aec.observe("player_0")["observation"]
     # swap one of seat 0's dealt tiles with a tile still in the box, and shuffle the stacks

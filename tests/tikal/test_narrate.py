@@ -6,7 +6,8 @@ import re
 import typing
 from pathlib import Path
 
-from mayagames.core import GameRecord, Rng, get_game, new_game
+from mayagames.core import GameRecord, Rng, get_game
+from mayagames.core.conformance import transitions
 from mayagames.core.record import iter_replay
 from mayagames.tikal import actions as A
 from mayagames.tikal.testing import (action_phase, ap_turn, free_jungle, fresh, give_tile, play,
@@ -20,20 +21,7 @@ ALL_KINDS = {cls.__name__ for cls in typing.get_args(A.TikalAction)}
 
 def moves_of_games(seeds=(0, 1)):
     """(before, action, after) of the golden records and of seeded random games."""
-    for path in GOLDEN:
-        record = GameRecord.load(path)
-        before = record.new_state()
-        for _, text, state in iter_replay(record):
-            yield before, before.parse_action(text), state
-            before = state.clone()
-    for seed in seeds:
-        s, rng = new_game("tikal", 2 + seed % 3, seed=seed), Rng(seed)
-        while not s.is_terminal:
-            legal = s.legal_actions()
-            a = legal[rng.randbelow(len(legal))]
-            before = s.clone()
-            s.apply_unchecked(a)
-            yield before, a, s.clone()
+    return transitions("tikal", GOLDEN, seeds)
 
 
 def test_every_action_kind_and_sub_decision_has_a_sentence():

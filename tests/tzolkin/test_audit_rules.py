@@ -21,9 +21,9 @@ def temples(s, seat=0):
 def finish_round(s):
     """The remaining players of the round each place one worker on a free gear space."""
     start = s.day
-    while s.day == start and s.phase_name() == "play":
+    while s.day == start and s.phase_name == "play":
         moves = legal(s)
-        if s.stack[-1][0] == 2:            # placing: one worker is enough
+        if s.stack[-1].kind == "placing":            # placing: one worker is enough
             play(s, "end")
             continue
         play(s, next(m for m in moves if m.startswith("place") and m != "place start"))
@@ -291,7 +291,7 @@ def test_without_speed_ups_27_rounds_with_food_days_after_rounds_8_14_21_27():
     rng = Rng(4)
     rounds, food = set(), []
     while not s.is_terminal:
-        if s.stack[-1][0] == 1 and s.turn_index == 0:
+        if s.stack[-1].kind == "turn" and s.turn_index == 0:
             rounds.add(s.day)
         before = s.food_done
         moves = [m for m in legal(s) if m != "advance 2"]

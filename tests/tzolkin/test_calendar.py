@@ -15,9 +15,9 @@ def at(s, gear, space):
 def pass_round(s, *first_moves):
     """Every remaining player of the round places one worker on a cheap gear."""
     play(s, *first_moves)
-    while s.phase_name() == "play" and s.stack[-1][0] in (1, 2):
+    while s.phase_name == "play" and s.stack[-1].kind in ("turn", "placing"):
         moves = legal(s)
-        if "end" in moves and s.stack[-1][0] == 2:
+        if "end" in moves and s.stack[-1].kind == "placing":
             play(s, "end")
             continue
         pick = next(m for m in moves if m.startswith("place") and m != "place start")
@@ -61,7 +61,7 @@ def test_starting_player_marker_taken_or_passed_left():
     play(s, "place tikal", "end")
     play(s, "place start", "end")                       # seat 1 takes the space
     play(s, "place uxmal", "end")
-    assert s.phase_name() == "speed" and s.cur == 1     # seat 1's board is light
+    assert s.phase_name == "speed" and s.cur == 1     # seat 1's board is light
     play(s, "advance 1")
     assert s.start_player == 1 and s.cur == 1 and s.day == 2
     set_board(s, 1, False)
@@ -80,7 +80,7 @@ def test_speed_up_two_days_flips_the_board_dark():
     s = speed_up_position()
     put_worker(s, 1, "yaxchilan", 5)
     play(s, "place yaxchilan", "end")
-    assert s.phase_name() == "speed" and s.cur == 0 and legal(s) == ["advance 1", "advance 2"]
+    assert s.phase_name == "speed" and s.cur == 0 and legal(s) == ["advance 1", "advance 2"]
     play(s, "advance 2")
     assert s.day == 3 and s.p[0][16] == 0 and s.start_player == 1
     assert at(s, "yaxchilan", 7) == 1 and at(s, "yaxchilan", 2) == 1
@@ -97,7 +97,7 @@ def test_no_speed_up_with_a_dark_board():
     s = speed_up_position()
     set_board(s, 0, False)
     play(s, "place tikal", "end")
-    assert s.day == 2 and s.phase_name() == "play"
+    assert s.day == 2 and s.phase_name == "play"
 
 
 @pytest.mark.parametrize("gear, space", [("palenque", 6), ("uxmal", 6), ("chichen", 9)])
@@ -105,7 +105,7 @@ def test_no_speed_up_when_it_would_push_off_a_worker(gear, space):
     s = speed_up_position()
     put_worker(s, 1, gear, space)
     play(s, "place tikal", "end")
-    assert s.day == 2 and s.phase_name() == "play" and s.p[0][16] == 1
+    assert s.day == 2 and s.phase_name == "play" and s.p[0][16] == 1
     assert s.start_player == 1          # the other benefits still apply (marker passed on)
 
 

@@ -201,3 +201,29 @@ def test_wrong_kind_of_action_names_the_pending_decision():
     s = picked("tikal", 1, wood=2)
     play(s, "do tikal 1")
     assert rejected(s, "place tikal") == ("Technologies", "not now; choose a technology (or stop)")
+
+
+def test_refusals_agree_with_the_legal_actions_over_the_whole_action_space():
+    """Legality is written once: in positions of seeded random games (every kind of
+    decision frame shows up), an action of the action space is refused by the pending
+    frame exactly when it is not among the legal actions."""
+    from mayagames.core import new_game
+    from mayagames.core.rng import Rng
+    from mayagames.tzolkin.encoding import TzolkinCodec
+
+    space = TzolkinCodec(2).enumerate_actions()
+    seen_kinds = set()
+    for seed in range(3):
+        s, rng, step = new_game("tzolkin", 2 + seed, seed), Rng(seed), 0
+        while not s.is_terminal:
+            if step % 4 == 0 or s.stack[-1].kind not in ("turn", "placing", "picking"):
+                frame = s.stack[-1]
+                seen_kinds.add(frame.kind)
+                legal_now = set(s.legal_actions())
+                for a in space:
+                    refused = frame.refusal(s, a)
+                    assert (refused is None) == (a in legal_now), (frame, str(a), refused)
+            legal_now = s.legal_actions()
+            s.apply(legal_now[rng.randbelow(len(legal_now))])
+            step += 1
+    assert {"draft", "turn", "placing", "picking", "choose action", "build", "technology"} <= seen_kinds

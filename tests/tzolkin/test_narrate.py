@@ -6,10 +6,9 @@ import re
 import typing
 from pathlib import Path
 
-import pytest
 
-from mayagames.core import GameRecord, Rng, get_game, new_game
-from mayagames.core.record import iter_replay
+from mayagames.core import Rng, get_game, new_game
+from mayagames.core.conformance import transitions
 from mayagames.tzolkin import actions as A
 from mayagames.tzolkin.layout import VP, WORKERS
 from mayagames.tzolkin.positions import blank, play, put_worker, set_goods, set_monument_row, set_tech
@@ -22,21 +21,8 @@ ALL_KINDS = {cls.__name__ for cls in typing.get_args(A.TzAction)}
 
 
 def moves_of_games(seeds=(0, 1, 2)):
-    """(before, action, after) of golden records and seeded random games."""
-    for path in GOLDEN:
-        record = GameRecord.load(path)
-        before = record.new_state()
-        for _, text, state in iter_replay(record):
-            yield before, before.parse_action(text), state
-            before = state.clone()
-    for seed in seeds:
-        s, rng = new_game("tzolkin", 2 + seed % 3, seed=seed), Rng(seed)
-        while not s.is_terminal:
-            legal = s.legal_actions()
-            a = legal[rng.randbelow(len(legal))]
-            before = s.clone()
-            s.apply_unchecked(a)
-            yield before, a, s.clone()
+    """(before, action, after) of the golden records and of seeded random games."""
+    return transitions("tzolkin", GOLDEN, seeds)
 
 
 def crafted_moves():

@@ -12,7 +12,7 @@ from mayagames.tzolkin.positions import legal, play
 
 
 def draft(s):
-    while s.phase_name() == "draft":
+    while s.phase_name == "draft":
         play(s, legal(s)[0])
 
 
@@ -23,7 +23,7 @@ def test_setup_by_player_count(players, dummies, tiles, monuments):
     assert s.jcorn[2:] == [tiles] * 4 and s.jwood[2:] == [0, tiles, tiles, tiles]
     assert len(s.monument_row) == monuments and len(s.display) == 6
     assert all(len(hand) == 4 for hand in s.dealt)
-    assert s.skulls == 13 and s.day == 1 and s.phase_name() == "draft"
+    assert s.skulls == 13 and s.day == 1 and s.phase_name == "draft"
     assert all(P[6] == 3 and P[16] == 1 and P[0] == 0 for P in s.p)
     assert s.invariants() == []
 
@@ -71,7 +71,7 @@ def test_draft_keep_two_hidden_until_all_chose_then_items_given():
     assert s.public_notation(s.parse_action(keep1), 0) == "keep (hidden)"
     assert s.public_notation(s.parse_action(keep1), None) == "keep (hidden)"
     play(s, keep1)
-    assert s.revealed and s.phase_name() == "play" and s.cur == 0
+    assert s.revealed and s.phase_name == "play" and s.cur == 0
     view0 = s.view(0)
     assert sorted(view0.dealt[1][:2]) == sorted(s.kept[1]) and view0.dealt[1][2:] == [HIDDEN] * 2
 

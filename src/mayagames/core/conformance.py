@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Callable, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 from .errors import GameOver, IllegalAction
-from .game import State, new_state
-from .record import GameRecord, verify
+from .game import Action, State, new_state
+from .record import GameRecord, iter_replay, verify
 from .registry import get_game
 from .rng import Rng
 
@@ -128,6 +129,30 @@ def play_random_game(name: str, num_players: int, seed: int,
             on_step(state, step)
     record.finish(state)
     return state, record
+
+
+def transitions(name: str, records: Iterable[Path] = (), seeds: Iterable[int] = ()
+                ) -> Iterator[tuple[State, Action, State]]:
+    """Every move as ``(before, action, after)`` (independent copies): first those of the
+    game records at ``records``, then those of a seeded random game per seed with
+    ``2 + seed % 3`` players (capped at the game's maximum). For checks that must meet every
+    kind of move, such as "every move has a sentence"."""
+    for path in records:
+        record = GameRecord.load(path)
+        before = record.new_state()
+        for _, text, state in iter_replay(record):
+            yield before, before.parse_action(text), state
+            before = state.clone()
+    info = get_game(name)
+    for seed in seeds:
+        players = max(info.min_players, min(info.max_players, 2 + seed % 3))
+        state, rng = new_state(info, players, seed, None), Rng(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            action = legal[rng.randbelow(len(legal))]
+            before = state.clone()
+            state.apply_unchecked(action)
+            yield before, action, state.clone()
 
 
 def check_random_games(name: str, num_players: int, games: int, seed: int = 0,

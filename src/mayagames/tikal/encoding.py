@@ -29,7 +29,7 @@ from ..core.errors import IllegalAction
 from ..core.game import Action, State
 from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
-from .engine import FRAME_RULES
+from .frames import FRAME_CLASSES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
 from ..rl.encoding import (ActionCodec, Canvas, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
                         register_encoding, scaled, unknown_index)
@@ -49,7 +49,7 @@ SLOT_NAMES = ("common", *(f"camp{k}" for k in range(1, CAMP_SLOTS)))
 MAX_COPIES = max(Counter(c.name for c in C.cards).values())
 MAX_RECRUIT = max(int(c.params.get("explorers", 0)) for c in C.cards if c.effect == "recruit_explorers")
 CHOICES = ("both", "explorer", "leader", "supply", *(str(k) for k in range(1, MAX_RECRUIT + 1)))
-FRAME_KINDS = tuple(sorted(FRAME_RULES))
+FRAME_KINDS = tuple(sorted(FRAME_CLASSES))
 CONTEXTS = ("", "token", "alone", "volcano", "final", "moves", "scout", "campsite", "card", "card_em",
             "nomad", "merchant", "hunter", "driver")
 STEPS = ("", "token", "hex", "side", "rotation", "from", "to", "take", "give", "figure")
@@ -570,17 +570,17 @@ class TikalObserver(ObservationEncoder):
         stack = sorted({FRAME_KINDS.index(fr.kind) for fr in s.stack})
         at += [off["frame_stack"] + k for k in stack]
         val += ONES[:len(stack)]
-        initial = f.a if f.kind in ("tracker", "temple_base", "dig") else 0
+        initial = f.initial
         o = off["frame_numbers"]
         at += (o, o + 1, o + 2)
         val += (scaled(f.points, 13), scaled(f.left, 4), scaled(initial, 4))
-        hexes, tiles, edges, cards = frame_targets(f)
+        hexes, tiles, edges, cards = f.targets()
         for name, targets in (("frame_hex", hexes), ("frame_tile", tiles), ("frame_edge", edges),
                               ("frame_card", [CARD_OF_ID[c] for c in cards])):
             at += [off[name] + x for x in targets]
             val += ONES[:len(targets)]
         if f.kind == "trade" and f.step == "give":
-            player, treasure = f.a
+            player, treasure = f.from_player, f.treasure
             o = off["frame_trade"]
             at += (o + rel[player], o + self.num_players + treasure)
             val += (1.0, 1.0)
@@ -603,25 +603,6 @@ def dense_item(target: list[int], divisor: float, clip: bool) -> Callable[[int, 
             at.append(target[i])
             val.append(value / divisor)
     return draw
-
-
-def frame_targets(f) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Hexes, tiles, edges and cards a sub-decision is about (see rules/cards/powers)."""
-    hexes: list[int] = []
-    if f.kind == "tile":
-        hexes = [f.b] if f.step == "rotation" else []
-        return hexes, [f.a], [], []
-    if f.kind == "stone":
-        return ([f.b] if f.step == "side" else []), [], ([f.a] if f.a >= 0 else []), []
-    if f.kind in ("relocate", "fisher") and f.step == "to" and f.a >= 0:
-        hexes = [f.a]
-    elif f.kind == "clear" and f.a >= 0:
-        hexes = [f.a]
-    elif f.kind == "camp" and f.step == "figure":
-        hexes = [f.b]
-    elif f.kind == "discard":
-        return [], [], [], [f.a]
-    return hexes, [], [], []
 
 
 def known(names: tuple[str, ...], value: str, what: str) -> int:

@@ -2,7 +2,7 @@
 
 >>> from mayagames.core import new_game
 >>> state = new_game("tzolkin", 2, seed=1)
->>> state.phase_name(), len(state.legal_actions())      # the start-tile draft: 6 pairs
+>>> state.phase_name, len(state.legal_actions())      # the start-tile draft: 6 pairs
 ('draft', 6)
 
 Rules: ``/work/shared/rules/tzolkin.md`` summarised in ``docs/tzolkin_rules_notes.md``

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
-from .layout import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_AGE, FOOD_DAYS,
+from .model import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_AGE, FOOD_DAYS,
                      FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT, ON_GEARS, OVER, READY, SKULL,
                      SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
 from .scoring import final_breakdown
@@ -79,7 +79,7 @@ def describe(s: "TzolkinState") -> dict[str, Any]:
         "viewer": s.viewer,
         "num_players": s.num_players,
         "options": dict(s.options),
-        "phase": s.phase_name(),
+        "phase": s.phase_name,
         "current_player": None if over else s.cur,
         "decision": s.decision(),
         "calendar": {

@@ -21,7 +21,7 @@ import numpy as np
 from ..core.game import Action, State
 from . import actions as A
 from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
-from .layout import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS, FRAME_NAMES,
+from .model import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS, FRAME_NAMES,
                                GOLD, HIDDEN, HOLES, INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE,
                                K_HARVEST, K_MARKET, K_MIRROR, K_PAY, K_PLACING, K_TECH, K_TURN, K_GAIN,
                                LIGHT, NFIELDS, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
@@ -188,44 +188,44 @@ class TzolkinObserver(ObservationEncoder):
         if not s.stack or s.current_player is None:
             return
         top = s.stack[-1]
-        at.append(off["decision"] + top[0])
+        at.append(off["decision"] + top.code)
         val.append(1.0)
         for frame in s.stack:
-            at.append(off["pending"] + frame[0])
+            at.append(off["pending"] + frame.code)
             val.append(1.0)
         args = [0.0] * 12
-        kind = top[0]
+        kind = top.code
         if kind == K_CHOOSE:
-            at += (off["decision_gear"] + top[1], off["decision_space"] + top[2])
+            at += (off["decision_gear"] + top.gear, off["decision_space"] + top.space)
             val += (1.0, 1.0)
         elif kind == K_HARVEST:
-            at.append(off["decision_space"] + top[1])
+            at.append(off["decision_space"] + top.space)
             val.append(1.0)
         elif kind == K_TURN:
-            args[0] = top[1]
+            args[0] = top.begged
         elif kind == K_PLACING:
-            args[1], args[2] = scaled(top[1], MAX_WORKERS), top[2]
+            args[1], args[2] = scaled(top.placed, MAX_WORKERS), top.special_case
         elif kind == K_TECH:
-            args[3], args[4], args[5] = top[1], scaled(top[2], 3), top[3]
+            args[3], args[4], args[5] = top.paid, scaled(top.remaining, 3), top.optional
         elif kind == K_PAY:
-            args[6] = scaled(top[1], 4)
+            args[6] = scaled(top.blocks, 4)
         elif kind == K_BUILD:
-            at.append(off["build_mode"] + top[1])
+            at.append(off["build_mode"] + top.mode)
             val.append(1.0)
-            args[7], args[8], args[9] = scaled(top[2], 3), top[3], scaled(top[4], 3)
-            args[10], args[11] = top[5], top[6]
+            args[7], args[8], args[9] = scaled(top.built, 3), top.architecture_used, scaled(top.most, 3)
+            args[10], args[11] = top.monument, top.optional
         elif kind == K_MARKET:
             o = off["market_locks"]
             for bit in range(6):
-                if top[1] & (1 << bit):
+                if top.locks & (1 << bit):
                     at.append(o + bit)
                     val.append(1.0)
         elif kind == K_GAIN:
             at.append(off["gain_and_mirror"])
-            val.append(scaled(top[1], 3))
+            val.append(scaled(top.blocks, 3))
         elif kind == K_MIRROR:
             at.append(off["gain_and_mirror"] + 1)
-            val.append(float(top[1]))
+            val.append(float(top.optional))
         o = off["decision_args"]
         at += range(o, o + 12)
         val += [float(x) for x in args]

@@ -42,7 +42,8 @@ from __future__ import annotations
 from typing import Any
 
 from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
-from .layout import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, K_CHOOSE, ON_GEARS, OVER, READY,
+from .frames import ChooseAction
+from .model import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, ON_GEARS, OVER, READY,
                      SKULL, SPACES, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WOOD, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp
 
@@ -144,8 +145,9 @@ def _temple_outlook(food_done: int, P: list[int], leaders: list[tuple[int, int]]
 
 def picked_worker(s: Any, seat: int) -> tuple[int, int] | None:
     """(gear, space) of the worker ``seat`` has just picked up and not yet used."""
-    if s.stack and s.cur == seat and s.stack[-1][0] == K_CHOOSE:
-        return s.stack[-1][1], s.stack[-1][2]
+    top = s.stack[-1] if s.stack else None
+    if s.cur == seat and isinstance(top, ChooseAction):
+        return top.gear, top.space
     return None
 
 

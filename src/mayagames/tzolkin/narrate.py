@@ -19,7 +19,8 @@ from typing import Any
 from ..core.game import GameEvent, Narration, seat_ref
 from . import actions as A
 from .components import DATA, GEARS, TEMPLES, TRACKS
-from .layout import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
+from .frames import ChooseAction
+from .model import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
                      TEMPLE, VP, WOOD, WORKERS)
 from .scoring import feeding_cost, final_breakdown
 
@@ -134,10 +135,10 @@ def sentence(before: Any, action: Any, after: Any, viewer: int | None) -> tuple[
         return (f"{who} takes the action {gear_title(action.gear)} {action.space} ({what})",
                 (f"{action.gear}:{action.space}",))
     if isinstance(action, A.Nothing):
-        frame = before.stack[-1] if before.stack else ()
-        if len(frame) == 3 and 0 <= frame[1] < len(GEARS):
-            return (f"{who} takes no action with the worker from {DATA.gears[frame[1]].title} "
-                    f"{frame[2]}", ())
+        frame = before.stack[-1] if before.stack else None
+        if isinstance(frame, ChooseAction):
+            return (f"{who} takes no action with the worker from {DATA.gears[frame.gear].title} "
+                    f"{frame.space}", ())
         return f"{who}'s worker takes no action", ()
     if isinstance(action, A.Harvest):
         if action.mode == "burn":

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from .components import BUILDING_INDEX, DATA, GEARS, MONUMENT_INDEX, TEMPLES, TRACKS
-from .layout import (CORN, DUMMY, EMPTY, FARM_DISC, FARM_FREE, GOLD, INSTANCE_TYPE, K_TURN, LIGHT,
+from .model import (CORN, DUMMY, EMPTY, FARM_DISC, FARM_FREE, GOLD, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, PLAY, READY, SKULL, STONE, TECH, TEMPLE, VP, WOOD, WORKERS)
-from . import rules
+from . import frames
 from .state import TzolkinState
 
 
@@ -41,14 +41,14 @@ def blank(players: int = 2, seed: int = 0, options: dict[str, Any] | None = None
         s.gears = [[EMPTY] * len(occ) for occ in s.gears]
         s.dummies = 0
     s.phase = PLAY
-    rules.start_round(s)
-    rules.settle(s)
+    frames.start_round(s)
+    frames.settle(s)
     return s
 
 
 def refresh(s: TzolkinState) -> None:
     """Recompute the pending decision's legal actions after editing a state."""
-    rules.settle(s)
+    frames.settle(s)
 
 
 def set_goods(s: TzolkinState, seat: int, corn: int | None = None, wood: int | None = None,
@@ -180,7 +180,7 @@ def give_monument(s: TzolkinState, seat: int, monument: str) -> None:
 
 def set_day(s: TzolkinState, day: int) -> None:
     """Jump the calendar to ``day`` (Food Days before it count as done)."""
-    from .layout import FOOD_DAYS
+    from .model import FOOD_DAYS
     s.day = day
     s.food_done = sum(1 for d in FOOD_DAYS if d < day)
     if s.food_done >= 2 and s.age == 1:
@@ -195,7 +195,7 @@ def set_turn(s: TzolkinState, seat: int, start_player: int | None = None) -> Non
         s.start_player = start_player
     s.turn_index = (seat - s.start_player) % s.num_players
     s.cur = seat
-    s.stack = [(K_TURN, 0)]
+    s.stack = [frames.TURN_START]
     s.phase = PLAY
     refresh(s)
 

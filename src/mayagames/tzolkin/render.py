@@ -8,13 +8,13 @@ from rich.markup import escape
 
 from ..core.game import State
 from .components import DATA, GEARS, TRACKS
-from .layout import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
+from .model import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD,
                      WORKERS, WTILES)
-from .explain import FRAME_HELP
+from .frames import BuildStep, ChooseAction, MirrorAction, PalenqueHarvest, PlacingWorkers, TurnStart
 from .actions import Build, Do, Harvest
 from .components import ARCHITECTURE, BUILDING_INDEX
-from .layout import TEMPLE_VP, B_UXMAL, K_BUILD, K_CHOOSE, K_HARVEST, K_MIRROR, K_PLACING, K_TURN
+from .model import TEMPLE_VP, B_UXMAL
 from .rules import MIRROR_CORN, TARIFF, action_costs, uxmal_price
 from .summary import action_summary, harvest_options, placement_costs
 from .texts import building_effect, cost_text, monument_scoring, start_tile
@@ -160,22 +160,22 @@ def choice_lines(s: Any, seat: int) -> list[str]:
     """The options of the pending decision with what each gives (action choices, harvest,
     Uxmal 4 prices)."""
     fr = s.stack[-1]
-    kind = fr[0]
     legal = s.legal_actions()
-    if kind in (K_CHOOSE, K_MIRROR):
-        costs = dict(action_costs(s.p[seat], fr[1], fr[2])) if kind == K_CHOOSE else {}
+    if isinstance(fr, (ChooseAction, MirrorAction)):
+        choose = isinstance(fr, ChooseAction)
+        costs = dict(action_costs(s.p[seat], fr.gear, fr.space)) if choose else {}
         out = []
         for a in legal:
             if isinstance(a, Do):
-                paid = costs.get(a.space, 0) if kind == K_CHOOSE else MIRROR_CORN
+                paid = costs.get(a.space, 0) if choose else MIRROR_CORN
                 price = f" (pay {paid} corn)" if paid else ""
                 summary = action_summary(s, seat, GEARS.index(a.gear), a.space)
                 out.append(f"  {a}{price}: {escape(summary)}")
         return out
-    if kind == K_HARVEST:
-        options = harvest_options(s, seat, fr[1])
+    if isinstance(fr, PalenqueHarvest):
+        options = harvest_options(s, seat, fr.space)
         return [f"  {a}: {escape(options[a.mode])}" for a in legal if isinstance(a, Harvest)]
-    if kind == K_BUILD and fr[1] == B_UXMAL:
+    if isinstance(fr, BuildStep) and fr.mode == B_UXMAL:
         level = s.p[seat][TECH + ARCHITECTURE]
         return [f"  {a}: {uxmal_price(s, BUILDING_INDEX[a.building], level)} corn"
                 for a in legal if isinstance(a, Build)]
@@ -183,15 +183,15 @@ def choice_lines(s: Any, seat: int) -> list[str]:
 
 
 def now_lines(s: Any, seat: int | None) -> list[str]:
-    kind = s.stack[-1][0]
-    lines = [f"[bold]Now[/]: {seat_tag(s.cur)} — {FRAME_HELP[kind]}"]
+    top = s.stack[-1]
+    lines = [f"[bold]Now[/]: {seat_tag(s.cur)} — {top.help}"]
     if seat is None or seat != s.cur:
         return lines
     can_place = s.p[seat][READY] > 0
-    if kind == K_TURN:
+    if isinstance(top, TurnStart):
         lines = workers_lines(s, seat) + (placement_lines(s, seat, 0) if can_place else []) + lines
-    elif kind == K_PLACING and not s.stack[-1][2] and can_place:
-        lines = placement_lines(s, seat, s.stack[-1][1]) + lines
+    elif isinstance(top, PlacingWorkers) and not top.special_case and can_place:
+        lines = placement_lines(s, seat, top.placed) + lines
     return lines + choice_lines(s, seat)
 
 

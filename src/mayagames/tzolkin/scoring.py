@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .components import CATEGORIES, DATA
 from .effects import gain_corn
-from .layout import (CORN, CTILES, EMPTY, FARM_DISC, FARM_FREE, FOOD_AGE, FOOD_KIND, GOLD,
+from .model import (CORN, CTILES, EMPTY, FARM_DISC, FARM_FREE, FOOD_AGE, FOOD_KIND, GOLD,
                      INSTANCE_TYPE, SKULL, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_TOP,
                      TEMPLE_VP, VP, WOOD, WORKERS, WTILES)
 

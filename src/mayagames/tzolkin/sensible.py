@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from . import actions as A
 from .heuristic import corn_on_the_way
-from .layout import CORN, FOOD_DAYS
+from .model import CORN, FOOD_DAYS
 from .scoring import feeding_cost
 
 

@@ -12,14 +12,13 @@ from typing import Any, ClassVar
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
-from . import rules
-from .explain import explain
+from . import frames
+from .frames import DRAFT_TILES, Frame
 from .actions import Keep
-from .components import DATA, GEARS, RESOURCES
-from .layout import (CORN, CTILES, DRAFT, DUMMY, EMPTY, FOOD_DAYS, FRAME_NAMES, GOLD, HIDDEN, HOLES,
-                     INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE, K_DRAFT, K_HARVEST, K_MARKET,
-                     K_PAY, K_PLACING, K_TECH, K_TURN, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY,
-                     SKULL, STONE, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
+from .components import DATA, GEARS
+from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
+                    INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
+                    TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 
@@ -42,7 +41,7 @@ class TzolkinState(State):
         setup = DATA.setup[num_players]
         self.phase = DRAFT
         self.cur = 0
-        self.stack: list[tuple[Any, ...]] = [(K_DRAFT,)]
+        self.stack: list[Frame] = [DRAFT_TILES]   # pending decisions, the top one last
         self.legal: list[Any] = []
         self.turn_index = 0
         self.start_player = 0          # "who most recently sacrificed something": seat 0
@@ -73,7 +72,7 @@ class TzolkinState(State):
         self._deal_tiles()
         self.dummies = 0
         self._place_dummies(setup["dummies"])
-        rules.settle(self)
+        frames.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
         order = list(range(len(DATA.monuments)))
@@ -130,7 +129,7 @@ class TzolkinState(State):
     def legal_cached(self) -> list[Any]:
         """The legal actions without copying the cached list (do not mutate it)."""
         if self.legal is None:
-            self.legal = rules.current_options(self)
+            self.legal = frames.current_options(self)
         return self.legal
 
     def apply(self, action: Any) -> None:
@@ -142,14 +141,13 @@ class TzolkinState(State):
         self._apply(action)
 
     def _apply(self, action: Any) -> None:
-        rules.apply_action(self, action)
+        frames.apply_action(self, action)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
         bad = unwritable(self, action)
         if bad is not None:
             return bad
-        rule, message = explain(self, action)
-        return IllegalAction(rule, message, action)
+        return frames.explain(self, action)
 
     def scores(self) -> list[float]:
         if self.phase == OVER:
@@ -221,7 +219,7 @@ class TzolkinState(State):
         rng.shuffle(pool)
         full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
         if full.legal is None:
-            rules.settle(full)
+            frames.settle(full)
         return full
 
     def _fill_tiles(self, full: "TzolkinState", rng: Rng) -> None:
@@ -342,32 +340,13 @@ class TzolkinState(State):
         """The pending decision, for clients (kind and its context)."""
         if self.phase == OVER or not self.stack:
             return {"kind": "none"}
-        fr = self.stack[-1]
-        kind = fr[0]
-        out: dict[str, Any] = {"kind": FRAME_NAMES[kind]}
-        if kind == K_TURN:
-            out["begged"] = bool(fr[1])
-        elif kind == K_PLACING:
-            out.update(placed=fr[1], special_case=bool(fr[2]))
-        elif kind == K_CHOOSE:
-            out.update(gear=GEARS[fr[1]], space=fr[2])
-        elif kind == K_HARVEST:
-            out["space"] = fr[1]
-        elif kind == K_TECH:
-            out.update(paid=bool(fr[1]), advances_left=fr[2], optional=bool(fr[3]))
-        elif kind == K_PAY:
-            out["blocks"] = fr[1]
-        elif kind == K_BUILD:
-            out.update(mode=("tikal", "uxmal", "extra")[fr[1]], built=fr[2],
-                       architecture_used=bool(fr[3]), most=fr[4], monument=bool(fr[5]))
-        elif kind == K_MARKET:
-            out["bought"] = [RESOURCES[r] for r in range(3) if fr[1] & (1 << r)]
-            out["sold"] = [RESOURCES[r] for r in range(3) if fr[1] & (8 << r)]
-        return out
+        top = self.stack[-1]
+        return {"kind": top.kind, **top.details()}
 
     def next_food_day(self) -> int | None:
         return FOOD_DAYS[self.food_done] if self.food_done < 4 else None
 
+    @property
     def phase_name(self) -> str:
         return PHASES[self.phase]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .components import (AGRICULTURE, ARCHITECTURE, CHICHEN, DATA, EXTRACTION, GEARS, PALENQUE,
                          THEOLOGY, TIKAL, UXMAL, YAXCHILAN)
-from .layout import (ACT, ACTIONS, EMPTY, EXTRACT_BONUS, FISHING_BONUS,
+from .model import (ACT, ACTIONS, EMPTY, EXTRACT_BONUS, FISHING_BONUS,
                      HARVEST_BONUS, IRRIGATION, SPACES, TECH, UXMAL_DISCOUNT, WORKERS, YAX_SKULL)
 from .rules import MARKET, TARIFF, lowest_free
 
