@@ -1,5 +1,11 @@
 """Action card effects (rule 10): one small rule per ``effect`` of ``data/cards.json``.
 
+A card that takes decisions pushes a typed sub-decision (:class:`RuinDeployment`,
+:class:`TreasureDig`, :class:`TempleBaseDeployment`, :class:`FloorClearing`,
+:class:`BaseCampSetup`, :class:`RecruitChoice`, :class:`ExplorerRecruitment`; card 12 an
+:class:`~.rules.ApTurn`, 13 a :class:`~.rules.StonePlacement`, 16-18 a
+:class:`~.rules.TilePlacement`).
+
 Each effect has ``playable(state, seat, card)`` (a card may be played only if some part of
 its effect can be done; gap A18 reading) and ``start(state, seat, card) -> bool`` (True if it
 opened a sub-decision frame; the turn then ends when that frame closes).
@@ -11,12 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .actions import END, At, Camp, Choose, Clear, Unearth, make
+from ..core.errors import IllegalAction
+from .actions import END, At, Camp, Choose, Clear, End, Unearth, make
 from .data import CardDef
-from .rules import (Apply, EXPLORER, LEADER, Legal, camp_actions, clear_ok, deploy_figure, finish, free_hexes,
-                    move_actions, push, recruit, set_camp, start_stone, transfer_actions, unearth,
-                    unearth_ok, clear_floor)
-from .model import RUINS, TEMPLE, Frame
+from .rules import (CLEAR, EXPLORER, LEADER, UNEARTH, ApTurn, Refusal, TilePlacement, camp_actions, camp_refusal,
+                    clear_floor, clear_ok, clear_refusal, deploy_figure, finish, free_hexes, move_actions, push,
+                    recruit, refused, set_camp, start_stone, transfer_actions, unearth, unearth_ok,
+                    unearth_refusal)
+from .model import RUINS, TEMPLE, TikalFrame, count_up
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -51,21 +59,31 @@ def to_ruin_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def to_ruin_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("ruin_place", seat, left=int(card.params["explorers"])))
+    push(s, RuinDeployment(seat, int(card.params["explorers"])))
     return True
 
 
-def ruin_place_legal(s: TikalState, f: Frame) -> list:
-    names = s.C.board.hexes
-    return [make(At, names[h].name) for h in _ruins_with_tokens(s)]
+class RuinDeployment(TikalFrame):
+    """Cards 2, 3: ``left`` Explorers from the campsite onto one Ruin with treasures."""
 
+    __slots__ = ("left",)
+    kind = "ruin_place"
+    rule = "10: action card (Explorers onto a Ruin)"
+    prompts = {"": "choose a Ruin with treasures for your Explorers"}
 
-def ruin_place_apply(s: TikalState, f: Frame, a: object) -> None:
-    assert isinstance(a, At)
-    h = s.hex_index(a.hex)
-    for _ in range(min(f.left, s.avail_explorers[f.seat])):  # as many as the supply holds
-        deploy_figure(s, f.seat, EXPLORER, h)
-    finish(s, f)
+    def __init__(self, seat: int, left: int) -> None:
+        self.seat, self.left = seat, left
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        return [make(At, names[h].name) for h in _ruins_with_tokens(s)]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        assert isinstance(a, At)
+        h = s.hex_index(a.hex)
+        for _ in range(min(self.left, s.avail_explorers[self.seat])):  # as many as the supply holds
+            deploy_figure(s, self.seat, EXPLORER, h)
+        finish(s, self)
 
 
 
@@ -76,28 +94,56 @@ def dig_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def dig_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("dig", seat, left=int(card.params["times"]), a=int(card.params["times"])))
+    push(s, TreasureDig(seat, int(card.params["times"])))
     return True
 
 
-def dig_legal(s: TikalState, f: Frame) -> list:
-    names = s.C.board.hexes
-    acts = [make(Unearth, names[h].name) for h in _ruins_with_tokens(s)
-            if unearth_ok(s, f.seat, h, f.counts.get(h, 0))]
-    if f.left < f.a:  # after the first treasure the rest is optional
-        acts.append(END)
-    return acts
+class TreasureDig(TikalFrame):
+    """Cards 4-6: the top treasure of a Ruin where you have an EM, ``times`` times (``left``
+    to go; after the first, the rest is optional); per-turn limits as for AP (A14)."""
 
+    __slots__ = ("left", "times", "counts")
+    kind = "dig"
+    rule = "10: action card (take treasures)"
+    prompts = {"": "choose a Ruin to unearth a treasure, or end"}
 
-def dig_apply(s: TikalState, f: Frame, a: object) -> None:
-    if isinstance(a, Unearth):
-        h = s.hex_index(a.hex)
-        f.counts[h] = f.counts.get(h, 0) + 1
-        unearth(s, f.seat, h)
-        f.left -= 1
-        if f.left > 0 and any(isinstance(x, Unearth) for x in dig_legal(s, f)):
-            return
-    finish(s, f)
+    def __init__(self, seat: int, times: int) -> None:
+        self.seat, self.left, self.times = seat, times, times
+        self.counts: dict[int, int] = {}
+
+    @property
+    def initial(self) -> int:
+        return self.times
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        acts: list = [make(Unearth, names[h].name) for h in _ruins_with_tokens(s)
+                      if unearth_ok(s, self.seat, h, self.counts.get(h, 0))]
+        if self.left < self.times:  # after the first treasure the rest is optional
+            acts.append(END)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if isinstance(a, Unearth):
+            h = s.hex_index(a.hex)
+            self.counts = count_up(self.counts, h)
+            unearth(s, self.seat, h)
+            self.left -= 1
+            if self.left > 0 and any(isinstance(x, Unearth) for x in self.legal_actions(s)):
+                return
+        finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if isinstance(a, End) and self.left == self.times:
+            return self.refuse("take the first treasure; the others are optional", a)
+        if isinstance(a, Unearth):
+            h = s.hex_index(a.hex)
+            if s.kind[h] != RUINS:
+                return refused((UNEARTH, f"{a.hex} is not a Ruin"), a)
+            refusal = unearth_refusal(s, self.seat, h, self.counts.get(h, 0))
+            if refusal:
+                return refused(refusal, a)
+        return super().why_illegal(s, a)
 
 
 
@@ -108,26 +154,45 @@ def to_temples_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def to_temples_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    n = int(card.params["explorers"])
-    push(s, Frame("temple_base", seat, left=n, a=n))
+    push(s, TempleBaseDeployment(seat, int(card.params["explorers"])))
     return True
 
 
-def temple_base_legal(s: TikalState, f: Frame) -> list:
-    names = s.C.board.hexes
-    acts: list = [make(At, names[h].name) for h in _temples(s)]
-    if f.left < f.a:
-        acts.append(END)
-    return acts
+class TempleBaseDeployment(TikalFrame):
+    """Card 7: up to ``explorers`` Explorers from the campsite to the base of Temples
+    (``left`` to go; after the first, the rest is optional)."""
 
+    __slots__ = ("left", "explorers")
+    kind = "temple_base"
+    rule = "10: action card (Explorers to Temples)"
+    prompts = {"": "choose a Temple for an Explorer, or end"}
 
-def temple_base_apply(s: TikalState, f: Frame, a: object) -> None:
-    if isinstance(a, At):
-        deploy_figure(s, f.seat, EXPLORER, s.hex_index(a.hex))
-        f.left -= 1
-        if f.left > 0 and s.avail_explorers[f.seat] > 0:
-            return
-    finish(s, f)
+    def __init__(self, seat: int, explorers: int) -> None:
+        self.seat, self.left, self.explorers = seat, explorers, explorers
+
+    @property
+    def initial(self) -> int:
+        return self.explorers
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        acts: list = [make(At, names[h].name) for h in _temples(s)]
+        if self.left < self.explorers:
+            acts.append(END)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if isinstance(a, At):
+            deploy_figure(s, self.seat, EXPLORER, s.hex_index(a.hex))
+            self.left -= 1
+            if self.left > 0 and s.avail_explorers[self.seat] > 0:
+                return
+        finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if isinstance(a, At):
+            return self.refuse(f"{a.hex} is not a Temple: choose a Temple for the Explorer", a)
+        return super().why_illegal(s, a)
 
 
 
@@ -138,29 +203,56 @@ def clear_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def clear_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("clear", seat, left=int(card.params["floors"]), a=-1))
+    push(s, FloorClearing(seat, int(card.params["floors"])))
     return True
 
 
-def clear_legal(s: TikalState, f: Frame) -> list:
-    names = s.C.board.hexes
-    temples = [f.a] if f.a >= 0 else _temples(s)
-    acts: list = [make(Clear, names[h].name) for h in temples if clear_ok(s, f.seat, h, f.counts.get(h, 0))]
-    if f.a >= 0:
-        acts.append(END)
-    return acts
+class FloorClearing(TikalFrame):
+    """Card 8: clear up to ``left`` floors of one Temple (``temple``, once chosen)."""
 
+    __slots__ = ("left", "temple", "counts")
+    kind = "clear"
+    rule = "10: action card (clear floors)"
+    prompts = {"": "choose the Temple to clear a floor of, or end"}
 
-def clear_apply(s: TikalState, f: Frame, a: object) -> None:
-    if isinstance(a, Clear):
-        h = s.hex_index(a.hex)
-        f.a = h
-        f.counts[h] = f.counts.get(h, 0) + 1
-        clear_floor(s, h)
-        f.left -= 1
-        if f.left > 0 and clear_ok(s, f.seat, h, f.counts[h]):
-            return
-    finish(s, f)
+    def __init__(self, seat: int, floors: int) -> None:
+        self.seat, self.left, self.temple = seat, floors, -1
+        self.counts: dict[int, int] = {}
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.temple] if self.temple >= 0 else []), [], [], []
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        temples = [self.temple] if self.temple >= 0 else _temples(s)
+        acts: list = [make(Clear, names[h].name) for h in temples
+                      if clear_ok(s, self.seat, h, self.counts.get(h, 0))]
+        if self.temple >= 0:
+            acts.append(END)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if isinstance(a, Clear):
+            h = s.hex_index(a.hex)
+            self.temple = h
+            self.counts = count_up(self.counts, h)
+            clear_floor(s, h)
+            self.left -= 1
+            if self.left > 0 and clear_ok(s, self.seat, h, self.counts[h]):
+                return
+        finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if isinstance(a, Clear):
+            h = s.hex_index(a.hex)
+            if s.kind[h] != TEMPLE:
+                return refused((CLEAR, f"{a.hex} is not a temple"), a)
+            if self.temple >= 0 and h != self.temple:
+                return self.refuse(f"the floors are cleared on one temple: {s.hex_name(self.temple)}", a)
+            refusal = clear_refusal(s, self.seat, h, self.counts.get(h, 0))
+            if refusal:
+                return refused(refusal, a)
+        return super().why_illegal(s, a)
 
 
 
@@ -173,34 +265,58 @@ def camp_playable(s: TikalState, seat: int, card: CardDef | None = None) -> bool
 
 
 def camp_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("camp", seat, ctx="card_em" if card.params.get("with_em") else "card"))
+    push(s, BaseCampSetup(seat, "card_em" if card.params.get("with_em") else "card"))
     return True
 
 
-def camp_legal(s: TikalState, f: Frame) -> list:
-    if f.step == "figure":
-        return [make(Choose, EXPLORER), make(Choose, LEADER)]
-    acts: list = []
-    camp_actions(s, f.seat, acts)
-    return acts
+class BaseCampSetup(TikalFrame):
+    """Cards 9, 10 (``ctx`` ``card``, ``card_em``) and the Nomad power (``nomad``): a Base
+    Camp on a Clearing for free; card 10 then sends an EM there (step ``figure`` when
+    both kinds are available; ``hex``: the new camp)."""
 
+    __slots__ = ("ctx", "step", "hex", "ends_turn")
+    kind = "camp"
+    prompts = {"": "choose the Clearing for a Base Camp", "figure": "choose the EM that goes with the Base Camp"}
 
-def camp_apply(s: TikalState, f: Frame, a: object) -> None:
-    seat = f.seat
-    if isinstance(a, Camp):
-        h = s.hex_index(a.hex)
-        set_camp(s, seat, h, s.hex_index(a.from_hex) if a.from_hex else -1)
-        f.b = h
-        if f.ctx == "card_em":  # card 10: 1 EM from the campsite goes with it
-            has_e, has_l = s.avail_explorers[seat] > 0, s.avail_leaders[seat] > 0
-            if has_e and has_l:
-                f.step = "figure"
-                return
-            if has_e or has_l:
-                deploy_figure(s, seat, EXPLORER if has_e else LEADER, h)
-    elif isinstance(a, Choose):
-        deploy_figure(s, seat, a.option, f.b)
-    finish(s, f)
+    def __init__(self, seat: int, ctx: str, ends_turn: bool = True) -> None:
+        self.seat, self.ctx, self.step, self.hex, self.ends_turn = seat, ctx, "", -1, ends_turn
+
+    def rule_name(self) -> str:
+        return "9: Nomad" if self.ctx == "nomad" else "10: action card (Base Camp)"
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.hex] if self.step == "figure" else []), [], [], []
+
+    def legal_actions(self, s: TikalState) -> list:
+        if self.step == "figure":
+            return [make(Choose, EXPLORER), make(Choose, LEADER)]
+        acts: list = []
+        camp_actions(s, self.seat, acts)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        seat = self.seat
+        if isinstance(a, Camp):
+            h = s.hex_index(a.hex)
+            set_camp(s, seat, h, s.hex_index(a.from_hex) if a.from_hex else -1)
+            self.hex = h
+            if self.ctx == "card_em":  # card 10: 1 EM from the campsite goes with it
+                has_e, has_l = s.avail_explorers[seat] > 0, s.avail_leaders[seat] > 0
+                if has_e and has_l:
+                    self.step = "figure"
+                    return
+                if has_e or has_l:
+                    deploy_figure(s, seat, EXPLORER if has_e else LEADER, h)
+        elif isinstance(a, Choose):
+            deploy_figure(s, seat, a.option, self.hex)
+        finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if isinstance(a, Camp) and self.step == "":
+            refusal = camp_refusal(s, self.seat, a)
+            if refusal:
+                return refused(refusal, a)
+        return super().why_illegal(s, a)
 
 
 
@@ -211,27 +327,37 @@ def recruit_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def recruit_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("recruit", seat))
+    push(s, RecruitChoice(seat))
     return True
 
 
-def recruit_legal(s: TikalState, f: Frame) -> list:
-    lead, expl = s.unavail_leaders[f.seat] > 0, s.unavail_explorers[f.seat] > 0
-    acts = [make(Choose, "both")] if lead and expl else []
-    if lead:
-        acts.append(make(Choose, LEADER))
-    if expl:
-        acts.append(make(Choose, EXPLORER))
-    return acts
+class RecruitChoice(TikalFrame):
+    """Card 11: a Leader and/or an Explorer from the Unavailable to the Available Supply."""
 
+    __slots__ = ()
+    kind = "recruit"
+    rule = "10: action card (Unavailable Supply)"
+    prompts = {"": "choose what to take from your Unavailable Supply"}
 
-def recruit_apply(s: TikalState, f: Frame, a: object) -> None:
-    assert isinstance(a, Choose)
-    if a.option in (LEADER, "both"):
-        recruit(s, f.seat, LEADER)
-    if a.option in (EXPLORER, "both"):
-        recruit(s, f.seat, EXPLORER)
-    finish(s, f)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def legal_actions(self, s: TikalState) -> list:
+        lead, expl = s.unavail_leaders[self.seat] > 0, s.unavail_explorers[self.seat] > 0
+        acts = [make(Choose, "both")] if lead and expl else []
+        if lead:
+            acts.append(make(Choose, LEADER))
+        if expl:
+            acts.append(make(Choose, EXPLORER))
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        assert isinstance(a, Choose)
+        if a.option in (LEADER, "both"):
+            recruit(s, self.seat, LEADER)
+        if a.option in (EXPLORER, "both"):
+            recruit(s, self.seat, EXPLORER)
+        finish(s, self)
 
 
 
@@ -242,19 +368,29 @@ def explorers_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def explorers_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("explorers", seat, left=int(card.params["explorers"])))
+    push(s, ExplorerRecruitment(seat, int(card.params["explorers"])))
     return True
 
 
-def explorers_legal(s: TikalState, f: Frame) -> list:
-    most = min(f.left, s.unavail_explorers[f.seat])
-    return [make(Choose, str(k)) for k in range(most, 0, -1)]
+class ExplorerRecruitment(TikalFrame):
+    """Card 19: up to ``left`` Explorers from the Unavailable to the Available Supply."""
 
+    __slots__ = ("left",)
+    kind = "explorers"
+    rule = "10: action card (up to 4 Explorers)"
+    prompts = {"": "choose how many Explorers to take from your Unavailable Supply"}
 
-def explorers_apply(s: TikalState, f: Frame, a: object) -> None:
-    assert isinstance(a, Choose)
-    recruit(s, f.seat, EXPLORER, int(a.option))
-    finish(s, f)
+    def __init__(self, seat: int, left: int) -> None:
+        self.seat, self.left = seat, left
+
+    def legal_actions(self, s: TikalState) -> list:
+        most = min(self.left, s.unavail_explorers[self.seat])
+        return [make(Choose, str(k)) for k in range(most, 0, -1)]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        assert isinstance(a, Choose)
+        recruit(s, self.seat, EXPLORER, int(a.option))
+        finish(s, self)
 
 
 
@@ -269,7 +405,7 @@ def moves_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def moves_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("ap", seat, ctx="moves", points=int(card.params["points"])))
+    push(s, ApTurn(seat, "moves", int(card.params["points"])))
     return True
 
 
@@ -284,7 +420,7 @@ def symbol_playable(s: TikalState, seat: int, card: CardDef) -> bool:
 
 
 def symbol_start(s: TikalState, seat: int, card: CardDef) -> bool:
-    push(s, Frame("tile", seat, ctx="card", step="hex", a=s.C.tile_index[card.params["tile"]]))
+    push(s, TilePlacement(seat, "card", s.C.tile_index[card.params["tile"]]))
     return True
 
 
@@ -320,13 +456,13 @@ def start_card(s: TikalState, seat: int, card: CardDef) -> bool:
     return CARD_RULES[card.effect][1](s, seat, card)
 
 
-# The frames of this module: kind -> (legal actions, transition).
-FRAMES: dict[str, tuple[Legal, Apply]] = {
-    "ruin_place": (ruin_place_legal, ruin_place_apply),
-    "dig": (dig_legal, dig_apply),
-    "temple_base": (temple_base_legal, temple_base_apply),
-    "clear": (clear_legal, clear_apply),
-    "camp": (camp_legal, camp_apply),
-    "recruit": (recruit_legal, recruit_apply),
-    "explorers": (explorers_legal, explorers_apply),
-}
+def card_refusal(s: TikalState, seat: int, card: CardDef) -> Refusal:
+    """Rule 10 / A18: a card is played only if some part of its effect can be done now."""
+    if CARD_RULES[card.effect][0](s, seat, card):
+        return None
+    return f"10: action card {card.name}", f"its effect cannot be done now ({card.text})"
+
+
+#: this module's sub-decisions
+FRAME_CLASSES = (RuinDeployment, TreasureDig, TempleBaseDeployment, FloorClearing, BaseCampSetup, RecruitChoice,
+                 ExplorerRecruitment)

@@ -1,11 +1,11 @@
-"""The Tikal Legend compound turn's dispatch: every frame kind's legal actions and
-transition, and the turn step that plays cards and uses director powers.
+"""The Tikal Legend forward model's entry points: legal actions, transitions and why an
+action is illegal, by phase; and the turn step that plays cards and uses director powers.
 
 It is the top of the rules (docs/design.md, "Import order"): ``rules`` (round
 management, AP actions, scorings and their frames), ``cards`` (card effects) and
-``powers`` (director powers) each export a ``FRAMES`` table; this module joins them into
-:data:`FRAME_RULES` and adds what needs all three (a turn offers cards and powers).
-Nothing below imports it, so the package has no import cycle.
+``powers`` (director powers) define the typed sub-decisions (:mod:`.frames`); an open one
+answers for itself. This module adds what needs all three (a turn offers cards and
+powers). Nothing below imports it, so the package has no import cycle.
 """
 
 from __future__ import annotations
@@ -14,26 +14,22 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import IllegalAction
 from ..core.game import unwritable
-from . import cards, powers, rules
-from .actions import ACTIVATE, PASS, Activate, Keep, Pass, PlaceTile, Play, Power, Rotate, Unearth, Use, make
-from .cards import card_playable, start_card
-from .explain import explain
-from .model import ACTION, ROUND_MANAGEMENT
-from .powers import power_usable, use_power
-from .rules import (Apply, Legal, activate_token, can_pass, end_turn, first_card, keep_card, pass_turn,
-                    place_from_campsite, rm_apply, rm_legal, use_alone)
+from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian,
+                      Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP,
+                      TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use, make)
+from .cards import card_playable, card_refusal, start_card
+from .model import ACTION, OVER, ROUND_MANAGEMENT
+from .powers import power_refusal, power_usable, use_power
+from .rules import (Refusal, activate_token, can_pass, end_turn, first_card, keep_card, pass_refusal, pass_turn,
+                    place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, use_alone)
 
 if TYPE_CHECKING:
     from .state import TikalState
 
-#: kind of an open sub-decision -> (its legal actions, its transition)
-FRAME_RULES: dict[str, tuple[Legal, Apply]] = {**rules.FRAMES, **cards.FRAMES, **powers.FRAMES}
-
 
 def legal_actions(s: "TikalState") -> list:
     if s.stack:
-        f = s.stack[-1]
-        return FRAME_RULES[f.kind][0](s, f)
+        return s.stack[-1].legal_actions(s)
     if s.phase == ROUND_MANAGEMENT:
         return rm_legal(s)
     if s.phase == ACTION:
@@ -43,8 +39,7 @@ def legal_actions(s: "TikalState") -> list:
 
 def apply_action(s: "TikalState", action: object) -> None:
     if s.stack:
-        f = s.stack[-1]
-        FRAME_RULES[f.kind][1](s, f, action)
+        s.stack[-1].apply(s, action)
     elif s.phase == ROUND_MANAGEMENT:
         rm_apply(s, action)
     else:
@@ -118,8 +113,83 @@ def play_card(s: "TikalState", seat: int, name: str, kept: bool) -> None:
         end_turn(s)
 
 
+RM_TYPES = (TakeStatuette, TakeAP, TakeTile, TakeCard)
+AP_TYPES = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade, End)
+ANSWER_TYPES = (At, Side, Rotate, Choose, Token, Discard, Give, Take)  # answers to sub-decisions
+TURN = "5: Action phase"
+
+
+def turn_refusal(s: "TikalState", a: object) -> Refusal:
+    """Why a turn of the action phase refuses ``a`` (None: it is one of :func:`turn_legal`)."""
+    seat = s.turn
+    if isinstance(a, RM_TYPES):
+        return TURN, "Round Management is over; items are taken at the start of a round"
+    if isinstance(a, AP_TYPES):
+        return "5.3: Activate the AP token", "AP actions are spent by activating your AP token ('activate') or a card first"
+    if isinstance(a, ANSWER_TYPES):
+        return TURN, (f"no question is open: '{a}' answers one (asked after 'place', 'stone', "
+                      "'trade', 'keep' with the kept spaces full, a card or a power)")
+    if isinstance(a, Pass):
+        return pass_refusal(s, seat)
+    if isinstance(a, Keep):
+        if not any(s.card_name(c) == a.card for c in s.right[seat]):
+            return "5.1: Move an action card", f"no card {a.card!r} on the right of your campsite"
+        return None
+    if isinstance(a, (Play, Use)):
+        return card_use_refusal(s, seat, a)
+    if isinstance(a, Activate):
+        return None if s.ap_token[seat] else ("5.3: Activate the AP token",
+                                              "your AP token is already used (or you have none)")
+    if isinstance(a, PlaceTile):
+        mine = [s.C.tiles[t].id for t in s.camp_tiles[seat]]
+        if a.tile in mine:
+            return None
+        return "7: Playing a terrain tile", f"tile {a.tile} is not on your campsite (yours: {', '.join(mine) or 'none'})"
+    if isinstance(a, Power):
+        return power_refusal(s, seat, a.power)
+    return TURN, "not one of the legal actions now"
+
+
+def card_use_refusal(s: "TikalState", seat: int, a: Play | Use) -> Refusal:
+    """Rules 5, 5.2: play a non-permanent card (if its effect can be done), use a permanent
+    one that is face up."""
+    cards = [c for c in (s.left[seat] if a.kept else s.right[seat]) if s.card_name(c) == a.card]
+    if not cards:
+        where = "left (kept)" if a.kept else "right"
+        return "5.2: Play an action card", f"no card {a.card!r} on the {where} of your campsite"
+    card = s.C.cards[cards[0]]
+    if isinstance(a, Play):
+        if card.permanent:
+            return "5: permanent cards", f"{a.card} is permanent: 'use' it (alone or with your AP token)"
+        return card_refusal(s, seat, card)
+    if not card.permanent:
+        return "5.2: Play an action card", f"{a.card} is not permanent: 'play' it"
+    if all(s.down[c] for c in cards):
+        return "5: permanent cards", f"{a.card} was already used this round (face down)"
+    return None
+
+
 def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
-    return unwritable(s, a) or explain(s, a)
+    """Why ``a`` is not a legal action now: the first check that refuses it, naming its rule."""
+    found = unwritable(s, a)
+    if found is not None:
+        return found
+    try:
+        for name in ("hex", "from_hex", "to_hex"):
+            value = getattr(a, name, "")
+            if value:
+                s.hex_index(value)  # an unknown hex name is reported first
+        if s.phase == OVER:
+            return refused(("11: Final Scoring", "the game is over"), a)
+        if s.stack:
+            return s.stack[-1].why_illegal(s, a)
+        refusal = rm_refusal(s, a) if s.phase == ROUND_MANAGEMENT else turn_refusal(s, a)
+    except IllegalAction as exc:  # e.g. an unknown hex name
+        return IllegalAction(exc.rule, exc.message, a)
+    if refusal is None:  # no check refuses it (an action of a kind no phase offers)
+        refusal = (TURN, "not one of the legal actions now") if s.phase == ACTION else \
+            ("4: Round Management", "not an item you may take now")
+    return refused(refusal, a)
 
 
 def reveals_information(s: "TikalState", a: object) -> bool:

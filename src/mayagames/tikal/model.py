@@ -1,5 +1,5 @@
 """The Tikal Legend data model's vocabulary: hex kinds, phases, placeholders and the
-:class:`Frame` of a compound turn.
+:class:`TikalFrame` base of a compound turn's sub-decisions.
 
 The bottom of the package's import order (docs/design.md): every rules module imports
 its names from here, and :mod:`.state` (the protocol class at the top) re-exports them.
@@ -7,7 +7,14 @@ its names from here, and :mod:`.state` (the protocol class at the top) re-export
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar, Mapping
+
+from ..core.errors import IllegalAction
+from ..core.frames import SubDecision
+
+if TYPE_CHECKING:
+    from .state import TikalState
 
 # hex kinds
 JUNGLE, BASE_CAMP, TEMPLE, CLEARING, RUINS, LAKE, VOLCANO = range(7)
@@ -20,26 +27,81 @@ PHASE_NAMES = ("round_management", "action", "final_scoring", "over")
 HIDDEN = -1  # a face-down card, tile, treasure or AP token in a view
 
 
-class Frame:
-    """One open sub-decision of a compound turn (see ``engine.FRAME_RULES``).
+class TikalFrame(SubDecision["TikalState"]):
+    """One open sub-decision of a Tikal compound turn (an AP turn, the hex of a tile...).
 
-    ``kind`` names the question; ``ctx`` its origin (e.g. ``token`` for an AP-token
-    activation); ``points`` AP left; ``step`` the step within the frame; ``a``/``b`` chosen
-    values (hex, tile, card...); ``counts`` per-turn tallies (floors cleared or treasures
-    unearthed per hex); ``left`` repetitions left; ``ends_turn``: finishing it ends the turn.
+    The state keeps a stack of them (``state.stack``); the top one answers
+    ``legal_actions``, ``apply`` and ``why_illegal`` (see :mod:`mayagames.core.frames`).
+    Each kind is a subclass in the module of the rules that open it (``rules``, ``cards``,
+    ``powers``; :mod:`.frames` lists them) with its own named fields. The attributes
+    below are the uniform description every kind gives to texts and encoders (a kind
+    without such a field keeps the class default):
+
+    * ``seat``: who answers; ``ends_turn``: closing it ends the turn;
+    * ``ctx``: what opened it (``token`` for an AP-token activation, ``card``...);
+      ``step``: which question of the frame is asked now;
+    * ``points`` (AP left), ``left`` (repetitions left), ``initial`` (repetitions at the
+      start), ``counts`` (per-hex tallies this turn: floors cleared, treasures unearthed).
     """
 
-    __slots__ = ("kind", "seat", "ctx", "points", "step", "a", "b", "counts", "left", "ends_turn")
+    __slots__ = ("seat",)
+    rule: ClassVar[str] = "5: compound turn"  # the rule that opened it (for explanations)
+    prompts: ClassVar[dict[str, str]] = {}  # step -> the question, in words
+    ends_turn: bool = True
+    ctx: str = ""
+    step: str = ""
+    points: int = 0
+    left: int = 0
+    counts: Mapping[int, int] = MappingProxyType({})
 
-    def __init__(self, kind: str, seat: int, ctx: str = "", points: int = 0, step: str = "",
-                 a: Any = -1, b: Any = -1, left: int = 0, ends_turn: bool = True) -> None:
-        self.kind, self.seat, self.ctx, self.points, self.step = kind, seat, ctx, points, step
-        self.a, self.b, self.left, self.ends_turn = a, b, left, ends_turn
-        self.counts: dict[int, int] = {}
+    @property
+    def initial(self) -> int:
+        return 0
 
-    def copy(self) -> "Frame":
-        f = Frame.__new__(Frame)
-        f.kind, f.seat, f.ctx, f.points, f.step = self.kind, self.seat, self.ctx, self.points, self.step
-        f.a, f.b, f.left, f.ends_turn = self.a, self.b, self.left, self.ends_turn
-        f.counts = dict(self.counts) if self.counts else {}
+    @property
+    def prompt(self) -> str:
+        """The question this frame asks now, in words."""
+        return self.prompts.get(self.step) or self.prompts.get("", self.kind)
+
+    def rule_name(self) -> str:
+        """The rule an illegal answer is refused under."""
+        return self.rule
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Hexes, tiles, edges and cards this sub-decision is about (for encoders)."""
+        return [], [], [], []
+
+    def copy(self) -> "TikalFrame":
+        cls = type(self)
+        f = cls.__new__(cls)
+        for name in _all_slots(cls):
+            setattr(f, name, getattr(self, name))
+        if isinstance(self.counts, dict):
+            f.counts = dict(self.counts)  # the one mutable field: a copy owns its own
         return f
+
+    def refuse(self, message: str, action: object, rule: str | None = None) -> IllegalAction:
+        return IllegalAction(f"Tikal {rule or self.rule_name()}", message, action)
+
+    def why_illegal(self, state: "TikalState", action: object) -> IllegalAction:
+        return self.refuse(f"now {self.prompt}", action)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in _all_slots(type(self)))
+        return f"{type(self).__name__}({fields})"
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _all_slots(cls: type) -> tuple[str, ...]:
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(n for k in reversed(cls.__mro__) for n in getattr(k, "__slots__", ()))
+    return names
+
+
+def count_up(counts: dict[int, int], h: int) -> dict[int, int]:
+    """A frame's per-hex tally with one more on ``h``."""
+    counts[h] = counts.get(h, 0) + 1
+    return counts

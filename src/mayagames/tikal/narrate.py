@@ -189,11 +189,11 @@ def frame_sentence(before: TikalState, a: Any, after: TikalState, who: str) -> t
     kind = f.kind
     names = before.C.board.hexes
     if kind == "tile":
-        tile_id = before.C.tiles[f.a].id
+        tile_id = before.C.tiles[f.tile].id
         if isinstance(a, A.At):
             return f"{who} chooses {a.hex} for {tile_text(before, tile_id, True)}", (a.hex,), True
         if isinstance(a, A.Rotate):
-            where = names[f.b].name
+            where = names[f.hex].name
             turned = f", turned {a.turns} side{'s' if a.turns != 1 else ''}" if a.turns else ""
             return f"{who} places {tile_text(before, tile_id)} at {where}{turned}", (where, tile_id), False
     if kind == "stone":
@@ -202,21 +202,21 @@ def frame_sentence(before: TikalState, a: Any, after: TikalState, who: str) -> t
         if isinstance(a, A.At):
             return f"{who} chooses {a.hex} for a Trail Stone", (a.hex,), True
         if isinstance(a, A.Side):
-            where = names[f.b].name
+            where = names[f.hex].name
             B = before.C.board
-            e = B.edge[f.b * 6 + B_SIDES.index(a.side)]
-            other = names[B.edge_ends[e][2]].name if B.edge_ends[e][0] == f.b else names[B.edge_ends[e][0]].name
+            e = B.edge[f.hex * 6 + B_SIDES.index(a.side)]
+            other = names[B.edge_ends[e][2]].name if B.edge_ends[e][0] == f.hex else names[B.edge_ends[e][0]].name
             return (f"{who} places a Trail Stone between {where} and {other}: crossing costs "
                     f"{ap(after.cost[e])}", (where, other), False)
     if kind == "discard" and isinstance(a, A.Discard):
-        kept = before.card_name(f.a)
+        kept = before.card_name(f.keeping)
         return f"{who} discards the kept card {a.card} and keeps {kept}", (a.card, kept), False
     if kind == "trade":
         if isinstance(a, A.Take):
             n = f"{a.count} {a.treasure} treasures" if a.count != 1 else f"a {a.treasure} treasure"
             return f"{who} takes {n} from {seat_ref(a.player)}", (), True
         if isinstance(a, A.Give):
-            to = seat_ref(f.a[0]) if isinstance(f.a, tuple) else "them"
+            to = seat_ref(f.from_player) if f.from_player >= 0 else "them"
             return f"{who} gives a {a.treasure} treasure to {to}", (), False
     if kind == "ruin_place" and isinstance(a, A.At):
         h = before.hex_index(a.hex)
@@ -240,7 +240,7 @@ def frame_sentence(before: TikalState, a: Any, after: TikalState, who: str) -> t
         if isinstance(a, A.Camp):
             return ap_sentence(before, a, after, who, f)
         if isinstance(a, A.Choose):
-            where = names[f.b].name
+            where = names[f.hex].name
             return f"{who} puts {figure_word(a.option)} in the new Base Camp at {where}", (where,), False
     if kind == "recruit" and isinstance(a, A.Choose):
         what = "a Leader and an Explorer" if a.option == "both" else figure_word(a.option)
@@ -251,7 +251,7 @@ def frame_sentence(before: TikalState, a: Any, after: TikalState, who: str) -> t
         fig = "an Explorer" if f.ctx == "hunter" else "a Leader"
         if f.step == "from":
             return f"{who} chooses {fig} at {a.hex} to move", (a.hex,), True
-        src = names[f.a].name
+        src = names[f.from_hex].name
         return f"{who} moves {fig} from {src} to {a.hex}", (src, a.hex), False
     if kind == "fisher":
         if f.step == "from":

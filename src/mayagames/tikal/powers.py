@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .actions import END, At, Choose, Move, TakeCard, make
-from .cards import camp_playable
-from .rules import (Apply, EXPLORER, LEADER, Legal, deploy_figure, distinct_names, finish, first_card, move_figure,
-                    push, spend_actions, trade_takes)
+from .cards import BaseCampSetup, camp_playable
+from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, deploy_figure, distinct_names, finish,
+                    first_card, move_figure, push, spend_actions, trade_takes)
 from . import scoring as _scoring
-from .model import JUNGLE, LAKE, VOLCANO, Frame
+from .model import JUNGLE, LAKE, VOLCANO, TikalFrame, count_up
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -87,26 +87,42 @@ def tracker_usable(s: TikalState, seat: int) -> bool:
 
 
 def tracker(s: TikalState, seat: int) -> None:
-    n = int(_params(s, "tracker")["explorers"])
-    push(s, Frame("tracker", seat, left=n, a=n, ends_turn=False))
+    push(s, TrackerMoves(seat, int(_params(s, "tracker")["explorers"])))
 
 
-def tracker_legal(s: TikalState, f: Frame) -> list:
-    acts = tracker_moves(s, f.seat, f.counts)
-    if f.left < f.a:
-        acts.append(END)
-    return acts
+class TrackerMoves(TikalFrame):
+    """The Tracker: up to ``explorers`` Explorers one step each onto an adjacent terrain
+    tile (``left`` to go; ``counts``: Explorers moved onto each hex, which may not go on)."""
 
+    __slots__ = ("left", "explorers", "counts")
+    kind = "tracker"
+    rule = "9: Tracker"
+    ends_turn = False
+    prompts = {"": "move an Explorer onto an adjacent terrain tile, or end"}
 
-def tracker_apply(s: TikalState, f: Frame, a: object) -> None:
-    if isinstance(a, Move):
-        to = s.hex_index(a.to_hex)
-        move_figure(s, f.seat, EXPLORER, s.hex_index(a.from_hex), to)
-        f.counts[to] = f.counts.get(to, 0) + 1
-        f.left -= 1
-        if f.left > 0 and tracker_moves(s, f.seat, f.counts):
-            return
-    finish(s, f)
+    def __init__(self, seat: int, explorers: int) -> None:
+        self.seat, self.left, self.explorers = seat, explorers, explorers
+        self.counts: dict[int, int] = {}
+
+    @property
+    def initial(self) -> int:
+        return self.explorers
+
+    def legal_actions(self, s: TikalState) -> list:
+        acts = tracker_moves(s, self.seat, self.counts)
+        if self.left < self.explorers:
+            acts.append(END)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if isinstance(a, Move):
+            to = s.hex_index(a.to_hex)
+            move_figure(s, self.seat, EXPLORER, s.hex_index(a.from_hex), to)
+            self.counts = count_up(self.counts, to)
+            self.left -= 1
+            if self.left > 0 and tracker_moves(s, self.seat, self.counts):
+                return
+        finish(s, self)
 
 
 
@@ -120,7 +136,7 @@ def hunter_usable(s: TikalState, seat: int) -> bool:
 
 
 def hunter(s: TikalState, seat: int) -> None:
-    push(s, Frame("relocate", seat, ctx="hunter", step="from", ends_turn=False))
+    push(s, Relocation(seat, "hunter"))
 
 
 def driver_usable(s: TikalState, seat: int) -> bool:
@@ -128,42 +144,60 @@ def driver_usable(s: TikalState, seat: int) -> bool:
 
 
 def driver(s: TikalState, seat: int) -> None:
-    push(s, Frame("relocate", seat, ctx="driver", step="from", ends_turn=False))
+    push(s, Relocation(seat, "driver"))
 
 
-def relocate_legal(s: TikalState, f: Frame) -> list:
-    """Hunter: an Explorer from a terrain tile to any Jungle hex. Driver: a Leader anywhere."""
-    names = s.C.board.hexes
-    if f.step == "from":
-        hexes = _explorer_hexes(s, f.seat, terrain_only=True) if f.ctx == "hunter" else _leader_hexes(s, f.seat)
-    else:
-        hexes = _jungles(s) if f.ctx == "hunter" else list(range(s.H))
-        hexes = [h for h in hexes if h != f.a]
-    return [make(At, names[h].name) for h in hexes]
+class Relocation(TikalFrame):
+    """The Hunter (``ctx`` ``hunter``: an Explorer from a terrain tile to any Jungle hex) or
+    the Driver (``driver``: a Leader anywhere): first the figure's hex (step ``from``, then
+    ``from_hex``), then where it goes (``to``)."""
 
+    __slots__ = ("ctx", "step", "from_hex")
+    kind = "relocate"
+    ends_turn = False
+    prompts = {"from": "choose the hex of the figure to move", "to": "choose where it goes"}
 
-def relocate_apply(s: TikalState, f: Frame, a: object) -> None:
-    assert isinstance(a, At)
-    h = s.hex_index(a.hex)
-    if f.step == "from":
-        f.a = h
-        f.step = "to"
-        return
-    move_figure(s, f.seat, EXPLORER if f.ctx == "hunter" else LEADER, f.a, h)
-    finish(s, f)
+    def __init__(self, seat: int, ctx: str) -> None:
+        self.seat, self.ctx, self.step, self.from_hex = seat, ctx, "from", -1
+
+    def rule_name(self) -> str:
+        return "9: Hunter" if self.ctx == "hunter" else "9: Driver"
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.from_hex] if self.step == "to" and self.from_hex >= 0 else []), [], [], []
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        if self.step == "from":
+            hexes = (_explorer_hexes(s, self.seat, terrain_only=True) if self.ctx == "hunter"
+                     else _leader_hexes(s, self.seat))
+        else:
+            hexes = _jungles(s) if self.ctx == "hunter" else list(range(s.H))
+            hexes = [h for h in hexes if h != self.from_hex]
+        return [make(At, names[h].name) for h in hexes]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        assert isinstance(a, At)
+        h = s.hex_index(a.hex)
+        if self.step == "from":
+            self.from_hex = h
+            self.step = "to"
+            return
+        move_figure(s, self.seat, EXPLORER if self.ctx == "hunter" else LEADER, self.from_hex, h)
+        finish(s, self)
 
 
 
 
 def scout(s: TikalState, seat: int) -> None:
     """5 extra AP to move or deploy EMs, spent now (gap A16)."""
-    push(s, Frame("ap", seat, ctx="scout", points=int(_params(s, "scout")["points"]), ends_turn=False))
+    push(s, ApTurn(seat, "scout", int(_params(s, "scout")["points"]), ends_turn=False))
 
 
 def scout_usable(s: TikalState, seat: int) -> bool:
     """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now."""
     acts: list = []
-    spend_actions(s, Frame("ap", seat, ctx="scout", points=int(_params(s, "scout")["points"])), acts)
+    spend_actions(s, ApTurn(seat, "scout", int(_params(s, "scout")["points"])), acts)
     return bool(acts)
 
 
@@ -183,31 +217,45 @@ def fisher_usable(s: TikalState, seat: int) -> bool:
 
 
 def fisher(s: TikalState, seat: int) -> None:
-    step = "from" if _fisher_from_board(s) else "to"
-    push(s, Frame("fisher", seat, step=step, a=-1, ends_turn=False))
+    push(s, FisherPlacement(seat, "from" if _fisher_from_board(s) else "to"))
 
 
-def fisher_legal(s: TikalState, f: Frame) -> list:
-    names = s.C.board.hexes
-    if f.step == "from":
-        lakes = _lakes(s)
-        acts: list = [make(Choose, "supply")] if s.avail_explorers[f.seat] else []
-        return acts + [make(At, names[h].name) for h in _explorer_hexes(s, f.seat) if lakes != [h]]
-    return [make(At, names[h].name) for h in _lakes(s) if h != f.a]
+class FisherPlacement(TikalFrame):
+    """The Fisher: an Explorer onto a Lake, from the supply (or, with the option
+    ``fisher_source=supply_or_board``, from a hex: step ``from``, then ``from_hex``)."""
 
+    __slots__ = ("step", "from_hex")
+    kind = "fisher"
+    rule = "9: Fisher"
+    ends_turn = False
+    prompts = {"from": "choose where the Explorer comes from", "to": "choose the Lake for the Explorer"}
 
-def fisher_apply(s: TikalState, f: Frame, a: object) -> None:
-    if f.step == "from":
-        f.a = -1 if isinstance(a, Choose) else s.hex_index(a.hex)  # type: ignore[union-attr]
-        f.step = "to"
-        return
-    assert isinstance(a, At)
-    h = s.hex_index(a.hex)
-    if f.a >= 0:
-        move_figure(s, f.seat, EXPLORER, f.a, h)
-    else:
-        deploy_figure(s, f.seat, EXPLORER, h)
-    finish(s, f)
+    def __init__(self, seat: int, step: str) -> None:
+        self.seat, self.step, self.from_hex = seat, step, -1
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.from_hex] if self.step == "to" and self.from_hex >= 0 else []), [], [], []
+
+    def legal_actions(self, s: TikalState) -> list:
+        names = s.C.board.hexes
+        if self.step == "from":
+            lakes = _lakes(s)
+            acts: list = [make(Choose, "supply")] if s.avail_explorers[self.seat] else []
+            return acts + [make(At, names[h].name) for h in _explorer_hexes(s, self.seat) if lakes != [h]]
+        return [make(At, names[h].name) for h in _lakes(s) if h != self.from_hex]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if self.step == "from":
+            self.from_hex = -1 if isinstance(a, Choose) else s.hex_index(a.hex)  # type: ignore[union-attr]
+            self.step = "to"
+            return
+        assert isinstance(a, At)
+        h = s.hex_index(a.hex)
+        if self.from_hex >= 0:
+            move_figure(s, self.seat, EXPLORER, self.from_hex, h)
+        else:
+            deploy_figure(s, self.seat, EXPLORER, h)
+        finish(s, self)
 
 
 
@@ -218,20 +266,31 @@ def journalist_usable(s: TikalState, seat: int) -> bool:
 
 
 def journalist(s: TikalState, seat: int) -> None:
-    push(s, Frame("journalist", seat, ends_turn=False))
+    push(s, JournalistPick(seat))
 
 
-def journalist_legal(s: TikalState, f: Frame) -> list:
-    return [make(TakeCard, name) for name in distinct_names(s, s.display)]
+class JournalistPick(TikalFrame):
+    """The Journalist: an extra card from the display, to the right of the campsite (like a
+    newly taken card)."""
 
+    __slots__ = ()
+    kind = "journalist"
+    rule = "9: Journalist"
+    ends_turn = False
+    prompts = {"": "choose the extra action card"}
 
-def journalist_apply(s: TikalState, f: Frame, a: object) -> None:
-    """The extra card goes to the right of the campsite, like a newly taken card."""
-    assert isinstance(a, TakeCard)
-    c = first_card(s, s.display, a.card)
-    s.display.remove(c)
-    s.right[f.seat].append(c)
-    finish(s, f)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def legal_actions(self, s: TikalState) -> list:
+        return [make(TakeCard, name) for name in distinct_names(s, s.display)]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        assert isinstance(a, TakeCard)
+        c = first_card(s, s.display, a.card)
+        s.display.remove(c)
+        s.right[self.seat].append(c)
+        finish(s, self)
 
 
 
@@ -241,7 +300,7 @@ def nomad_usable(s: TikalState, seat: int) -> bool:
 
 
 def nomad(s: TikalState, seat: int) -> None:
-    push(s, Frame("camp", seat, ctx="nomad", ends_turn=False))
+    push(s, BaseCampSetup(seat, "nomad", ends_turn=False))
 
 
 def merchant_usable(s: TikalState, seat: int) -> bool:
@@ -249,7 +308,7 @@ def merchant_usable(s: TikalState, seat: int) -> bool:
 
 
 def merchant(s: TikalState, seat: int) -> None:
-    push(s, Frame("trade", seat, ctx="merchant", step="take", ends_turn=False))
+    push(s, TreasureTrade(seat, "merchant"))
 
 
 def always(s: TikalState, seat: int) -> bool:
@@ -276,17 +335,25 @@ def power_usable(s: TikalState, seat: int, power: str) -> bool:
     return POWER_RULES[s.C.powers[power].effect][0](s, seat)
 
 
+def power_refusal(s: TikalState, seat: int, power: str) -> Refusal:
+    """Rule 9: a Museum Director's power once per game, one of its own, when it can do
+    something (gap A16)."""
+    director = s.C.directors[s.director[seat]]
+    if s.power_used[seat]:
+        return "9: Museum Director", f"your director's power was used ({s.power_used[seat]}); once per game"
+    if power not in director.powers:
+        return "9: Museum Director", f"{director.name}'s powers are {', '.join(director.powers)}"
+    if not power_usable(s, seat, power):
+        return f"9: {power}", f"{power} cannot do anything now ({s.C.powers[power].text})"
+    return None
+
+
 def use_power(s: TikalState, seat: int, power: str) -> None:
     POWER_RULES[s.C.powers[power].effect][1](s, seat)
 
 
-__all__ = ["power_usable", "use_power", "POWER_RULES"]
+__all__ = ["power_usable", "power_refusal", "use_power", "POWER_RULES"]
 
 
-# The frames of this module: kind -> (legal actions, transition).
-FRAMES: dict[str, tuple[Legal, Apply]] = {
-    "tracker": (tracker_legal, tracker_apply),
-    "relocate": (relocate_legal, relocate_apply),
-    "fisher": (fisher_legal, fisher_apply),
-    "journalist": (journalist_legal, journalist_apply),
-}
+#: this module's sub-decisions
+FRAME_CLASSES = (TrackerMoves, Relocation, FisherPlacement, JournalistPick)

@@ -21,6 +21,7 @@ from rich.markup import escape
 from .actions import COLOURS
 from .data import SIDES
 from .scoring import score_breakdown
+from .rules import TilePlacement, distinct_rotations
 from .serialize import prompt
 from .state import (BASE_CAMP, CLEARING, COMMON, JUNGLE, LAKE, PHASE_NAMES, RUINS, TEMPLE, VOLCANO,
                     TikalState)
@@ -240,12 +241,11 @@ def _pending_lines(s: TikalState) -> list[str]:
     if f.kind == "ap":
         line += f" - [bold]{f.points} AP[/bold] left ({f.ctx})"
     lines = [line]
-    if f.kind == "tile":
-        lines.append("   tile " + escape(tile_text(s, f.a)) + " (stones on ne e se sw w nw, printed orientation)")
+    if isinstance(f, TilePlacement):
+        lines.append("   tile " + escape(tile_text(s, f.tile)) + " (stones on ne e se sw w nw, printed orientation)")
         if f.step == "rotation":
-            tile = s.C.tiles[f.a]
-            from .rules import distinct_rotations
-            for k in distinct_rotations(s, f.a):
+            tile = s.C.tiles[f.tile]
+            for k in distinct_rotations(s, f.tile):
                 rotated = tile.rotated(k)
                 lines.append(f"   rotate {k}: " + " ".join(f"{SIDES[i]}{n}" for i, n in enumerate(rotated)))
     return lines

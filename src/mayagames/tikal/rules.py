@@ -3,16 +3,21 @@
 Section numbers refer to the restated rules (``shared/rules/tikal_legend.md``); ``A``
 numbers to the readings of ``tikal_legend_gaps.md`` (see ``docs/tikal_rules_notes.md``).
 
-A turn that takes several decisions pushes a :class:`~.model.Frame` (an open question) on
-``state.stack``; :data:`FRAMES` gives the legal actions and the transition of this module's
-frame kinds. Card effects live in ``cards.py``, director powers in ``powers.py``; both use
+A turn that takes several decisions pushes a typed sub-decision (a
+:class:`~.model.TikalFrame`: an open question) on ``state.stack``. This module's kinds are
+:class:`ApTurn`, :class:`StonePlacement`, :class:`TilePlacement`, :class:`KeepDiscard` and
+:class:`TreasureTrade`; each owns its fields, legal actions, transition and refusals.
+
+Legality is written once: each check returns ``None`` (allowed) or the reason it refuses
+(:data:`Refusal`, with the rule's name); the legal-action lists keep what no check
+refuses, and ``why_illegal`` reports the first refusal. Card effects live in ``cards.py``, director powers in ``powers.py``; both use
 the primitives here. The dispatch over every frame kind, and the turn step that plays cards
 and powers, are :mod:`.engine` (above all three, so nothing here imports them).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Move,
                       Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token,
@@ -20,7 +25,8 @@ from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, 
 from . import scoring as _scoring
 from .data import DRAWN_LETTERS, SIDES
 from .model import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
-                    VOLCANO, Frame)
+                    VOLCANO, TikalFrame, count_up)
+from ..core.errors import IllegalAction
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -31,15 +37,20 @@ GENERAL = ("token", "alone", "volcano", "final")  # every AP action (rule 6)
 SCOUT = "scout"  # director power Scout: deploy, move, Base-Camp trips (gap A16)
 SPECIAL_TURNS = ("volcano", "final")  # the 10-AP turns of a scoring (rules 8, 11)
 
-Legal = Callable[["TikalState", Frame], list]
-Apply = Callable[["TikalState", Frame, object], None]
+#: why a check refuses an action: (rule, message), or None when it allows it
+Refusal = Optional[tuple[str, str]]
 
 
-def push(s: TikalState, frame: Frame) -> None:
+def refused(refusal: tuple[str, str], action: object) -> IllegalAction:
+    """The :class:`IllegalAction` of a check's refusal."""
+    return IllegalAction(f"Tikal {refusal[0]}", refusal[1], action)
+
+
+def push(s: TikalState, frame: TikalFrame) -> None:
     s.stack.append(frame)
 
 
-def finish(s: TikalState, frame: Frame) -> None:
+def finish(s: TikalState, frame: TikalFrame) -> None:
     """Close the top frame; if it was the turn's action, the turn ends."""
     s.stack.pop()
     if frame.ends_turn:
@@ -56,18 +67,62 @@ def rm_wants(s: TikalState, seat: int) -> bool:
             or (s.rm_cards[seat] < rules["cards_each"] and bool(s.display)))
 
 
+RM = "4: Round Management"
+
+
+def statuette_refusal(s: TikalState, seat: int) -> Refusal:
+    return (RM, "your statuette is already on a turn-order space") if seat in s.next_order else None
+
+
+def ap_token_refusal(s: TikalState, seat: int) -> Refusal:
+    return (RM, "one AP token per round") if s.rm_ap[seat] else None
+
+
+def tile_quota_refusal(s: TikalState, seat: int) -> Refusal:
+    each = s.setup_rules["tiles_each"]
+    return (RM, f"you already took {each} terrain tile(s) this round") if s.rm_tiles[seat] >= each else None
+
+
+def card_quota_refusal(s: TikalState, seat: int) -> Refusal:
+    each = s.setup_rules["cards_each"]
+    return (RM, f"you already took {each} action cards this round") if s.rm_cards[seat] >= each else None
+
+
 def rm_legal(s: TikalState) -> list:
-    seat, rules = s.turn, s.setup_rules
+    """Rule 4: one item per turn: a statuette space, an AP token, a tile or a card."""
+    seat = s.turn
     acts: list = []
-    if seat not in s.next_order:
+    if statuette_refusal(s, seat) is None:
         acts += [make(TakeStatuette, i + 1) for i, x in enumerate(s.next_order) if x < 0]
-    if not s.rm_ap[seat]:
+    if ap_token_refusal(s, seat) is None:
         acts += [make(TakeAP, v) for v in sorted(set(s.ap_display))]
-    if s.rm_tiles[seat] < rules["tiles_each"]:
+    if tile_quota_refusal(s, seat) is None:
         acts += [make(TakeTile, s.C.tiles[t].id) for t in s.tile_display]
-    if s.rm_cards[seat] < rules["cards_each"]:
+    if card_quota_refusal(s, seat) is None:
         acts += [make(TakeCard, name) for name in distinct_names(s, s.display)]
     return acts
+
+
+def rm_refusal(s: TikalState, a: object) -> Refusal:
+    """Why Round Management refuses ``a`` (None: it is one of :func:`rm_legal`)."""
+    seat = s.turn
+    if isinstance(a, TakeStatuette):
+        if not 1 <= a.space <= len(s.next_order) or s.next_order[a.space - 1] >= 0:
+            return statuette_refusal(s, seat) or (RM, f"turn-order space {a.space} is not free")
+        return statuette_refusal(s, seat)
+    if isinstance(a, TakeAP):
+        return ap_token_refusal(s, seat) or (
+            None if a.value in s.ap_display else (RM, f"no AP token {a.value} on offer (offered: {sorted(s.ap_display)})"))
+    if isinstance(a, TakeTile):
+        if tile_quota_refusal(s, seat) or a.tile in [s.C.tiles[t].id for t in s.tile_display]:
+            return tile_quota_refusal(s, seat)
+        offered = ", ".join(s.C.tiles[t].id for t in s.tile_display) or "none"
+        return (RM, f"tile {a.tile} is not on offer (on offer: {offered}; tile ids look like B-3)")
+    if isinstance(a, TakeCard):
+        return card_quota_refusal(s, seat) or (
+            None if a.card in distinct_names(s, s.display) else (RM, f"no card {a.card!r} on display"))
+    return (RM, "each turn of Round Management takes one item: 'take statuette N', "
+                "'take ap N', 'take tile X' or 'take card X'")
 
 
 def distinct_names(s: TikalState, cards: list[int]) -> list[str]:
@@ -130,17 +185,30 @@ def start_action_phase(s: TikalState) -> None:
 
 
 # ============================================================================ 5. Action phase: a turn
+def pass_refusal(s: TikalState, seat: int) -> Refusal:
+    """Rule 5: pass only with everything on the campsite used: tiles placed, AP token used,
+    right cards played or kept."""
+    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(s.down[c] for c in s.right[seat]):
+        return None
+    left = []
+    if s.camp_tiles[seat]:
+        left.append("a terrain tile to place")
+    if s.ap_token[seat]:
+        left.append("your AP token to activate")
+    if any(not s.down[c] for c in s.right[seat]):
+        left.append("action cards on the right to play or keep")
+    return ("5: passing", "you may pass only when your campsite is used: " + ", ".join(left))
+
+
 def can_pass(s: TikalState, seat: int) -> bool:
-    """Everything on the campsite used: tiles placed, AP token used, right cards played or kept (rule 5)."""
-    return (not s.camp_tiles[seat] and not s.ap_token[seat]
-            and all(s.down[c] for c in s.right[seat]))
+    return pass_refusal(s, seat) is None
 
 
 def keep_card(s: TikalState, seat: int, name: str) -> None:
     """Rule 5.1: move a card right -> left; with the left full, first discard one there."""
     c = first_card(s, s.right[seat], name, prefer_up=False)
     if len(s.left[seat]) >= kept_spaces(s):
-        push(s, Frame("discard", seat, a=c))
+        push(s, KeepDiscard(seat, keeping=c))
         return
     s.right[seat].remove(c)
     s.left[seat].append(c)
@@ -159,7 +227,7 @@ def use_alone(s: TikalState, seat: int, name: str, kept: bool) -> None:
     side = s.left[seat] if kept else s.right[seat]
     c = first_card(s, side, name, prefer_up=True)
     s.down[c] = True
-    push(s, Frame("ap", seat, ctx="alone", points=int(s.C.cards[c].params["ap"]), ends_turn=not kept))
+    push(s, ApTurn(seat, "alone", int(s.C.cards[c].params["ap"]), ends_turn=not kept))
 
 
 def activate_token(s: TikalState, seat: int) -> None:
@@ -167,7 +235,7 @@ def activate_token(s: TikalState, seat: int) -> None:
     value = s.ap_token[seat]
     s.ap_token[seat] = 0
     s.ap_used.append(value)
-    push(s, Frame("ap", seat, ctx="token", points=value))
+    push(s, ApTurn(seat, "token", value))
 
 
 def free_hexes(s: TikalState, dotted: bool) -> list[int]:
@@ -183,7 +251,7 @@ def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
         s.tiles_out.append(t)
         end_turn(s)
         return
-    push(s, Frame("tile", seat, ctx="campsite", step="hex", a=t))
+    push(s, TilePlacement(seat, "campsite", t))
 
 
 def pass_turn(s: TikalState, seat: int) -> None:
@@ -293,7 +361,7 @@ def start_final_scoring(s: TikalState) -> None:
 
 def next_scoring_turn(s: TikalState) -> None:
     seat = s.scoring_queue.pop(0)
-    push(s, Frame("ap", seat, ctx=s.scoring_kind, points=s.C.special_turn_ap, ends_turn=False))
+    push(s, ApTurn(seat, s.scoring_kind, s.C.special_turn_ap, ends_turn=False))
 
 
 def score_now(s: TikalState, seat: int) -> None:
@@ -417,23 +485,56 @@ def camp_actions(s: TikalState, seat: int, acts: list) -> None:
             acts.append(make(Camp, names[t].name, src))
 
 
-def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    """Rule 6 Clear a Temple Floor: no Guardian, below 10, floor in stock, max 2 per turn, 1 EM each."""
+def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
+    """Rule 6 Clear a Temple Floor: no Guardian, below 10, floor in stock, max 2 per turn,
+    one EM there per floor (``done``: floors cleared there this turn)."""
     level = s.level[h]
-    return (s.guardian[h] < 0 and level < s.C.max_level and s.floors[level + 1] > 0
-            and done < s.C.limits["floors_per_temple"] and s.figures(seat, h) > done)
+    if s.guardian[h] >= 0:
+        return CLEAR, "a guarded temple cannot be cleared"
+    if level >= s.C.max_level:
+        return CLEAR, f"the temple is at the top level {s.C.max_level}"
+    if s.floors[level + 1] <= 0:
+        return CLEAR, f"no unbuilt floor of level {level + 1} is left in the supply"
+    if done >= s.C.limits["floors_per_temple"]:
+        return CLEAR, f"at most {s.C.limits['floors_per_temple']} floors per temple per turn"
+    if s.figures(seat, h) <= done:
+        return CLEAR, "you need one of your EMs at the temple per floor cleared this turn"
+    return None
+
+
+def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
+    return clear_refusal(s, seat, h, done) is None
+
+
+def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
+    """Rule 6 Unearth: tokens left, max 2 per Ruin per turn, one EM per token (A14)."""
+    if not s.ruin.get(h):
+        return UNEARTH, "that Ruin has no treasure left"
+    if done >= s.C.limits["treasures_per_ruin"]:
+        return UNEARTH, f"at most {s.C.limits['treasures_per_ruin']} treasures per Ruin per turn"
+    if s.figures(seat, h) <= done:
+        return UNEARTH, "you need one of your EMs on the Ruin per treasure unearthed this turn"
+    return None
 
 
 def unearth_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    """Rule 6 Unearth: tokens left, max 2 per Ruin per turn, one EM per token (A14)."""
-    return (bool(s.ruin.get(h)) and done < s.C.limits["treasures_per_ruin"]
-            and s.figures(seat, h) > done)
+    return unearth_refusal(s, seat, h, done) is None
+
+
+def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
+    """Rule 6 Place a Guardian: fewer than 2 of yours out, temple not guarded, majority (A11)."""
+    if s.guardians[seat] >= s.C.per_player["max_guardians"]:
+        return GUARDIAN, f"you already have {s.C.per_player['max_guardians']} Guardians"
+    if s.guardian[h] >= 0:
+        return GUARDIAN, "that temple already has a Guardian"
+    if s.majority(h) != seat:
+        return GUARDIAN, ("you need the majority presence on the temple (Leader 3, Explorer 1, strictly more "
+                          "than each other player)")
+    return None
 
 
 def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
-    """Rule 6 Place a Guardian: fewer than 2 of yours out, majority, temple not guarded (A11)."""
-    return (s.guardians[seat] < s.C.per_player["max_guardians"] and s.guardian[h] < 0
-            and s.majority(h) == seat)
+    return guardian_refusal(s, seat, h) is None
 
 
 def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
@@ -458,17 +559,159 @@ def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
     return acts
 
 
-def ap_legal(s: TikalState, f: Frame) -> list:
-    seat, p, ctx = f.seat, f.points, f.ctx
-    acts: list = [END]
-    if p > 0:
-        spend_actions(s, f, acts)
-    if ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9), at any point
-        bonus_actions(s, seat, acts)
-    return acts
+# ---------------------------------------------------------------------------- the AP turn
+CLEAR, UNEARTH, GUARDIAN = "6: Clear a Temple Floor", "6: Unearth a Treasure", "6: Place a Guardian"
+MOVE, DEPLOY, TRANSFER = "6: Move an EM", "6: Deploy a new EM", "6: Move an EM between Base Camps"
+CAMP, RECRUIT, TRADE_RULE = "6: Set up a Base Camp", "6: Add to Available Supply", "6: Trade Treasures"
+PERMANENT = "5: permanent cards"
+#: the rule that gives the points of an AP turn, by its context
+AP_ORIGINS = {"token": "6: AP actions", "alone": "5: permanent cards", "volcano": "8: In-Game Scoring",
+              "final": "11: Final Scoring", "moves": "10: card moves-5", "scout": "9: Scout"}
+AP_ACTIONS = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade, Use, End)
 
 
-def spend_actions(s: TikalState, f: Frame, acts: list) -> None:
+class ApTurn(TikalFrame):
+    """Rule 6: spend action points on AP actions, then end (unspent AP are lost).
+
+    ``ctx`` says what gave the ``points``: the AP token (``token``), a permanent card used
+    alone (``alone``), a scoring's 10-AP turn (``volcano``, ``final``), card moves-5
+    (``moves``: moves only) or the Scout (``scout``: moves and deploys); ``counts``: floors
+    cleared and treasures unearthed per hex this turn (at most 2 each, gap A14).
+    """
+
+    __slots__ = ("ctx", "points", "counts", "ends_turn")
+    kind = "ap"
+    prompts = {"": "spend your AP on AP actions, or end"}
+
+    def __init__(self, seat: int, ctx: str, points: int, ends_turn: bool = True) -> None:
+        self.seat, self.ctx, self.points, self.ends_turn = seat, ctx, points, ends_turn
+        self.counts: dict[int, int] = {}
+
+    def rule_name(self) -> str:
+        return AP_ORIGINS.get(self.ctx, "6: AP actions")
+
+    def legal_actions(self, s: TikalState) -> list:
+        acts: list = [END]
+        if self.points > 0:
+            spend_actions(s, self, acts)
+        if self.ctx == "token":  # rule 5: permanent cards add AP when the AP token is used (A9), at any point
+            bonus_actions(s, self.seat, acts)
+        return acts
+
+    def apply(self, s: TikalState, a: object) -> None:
+        ap_apply(s, self, a)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if not isinstance(a, AP_ACTIONS):
+            return self.refuse(f"now {self.prompt}", a)
+        return refused(ap_refusal(s, self, a) or ("6: AP actions", "not possible now"), a)
+
+
+def ap_refusal(s: TikalState, f: ApTurn, a: object) -> Refusal:
+    """Why the AP turn ``f`` refuses the AP action ``a`` (None: it may be bought now)."""
+    seat, p, ctx, cost = f.seat, f.points, f.ctx, s.C.ap_costs
+    if ctx in ("moves", SCOUT) and not isinstance(a, (Move, Transfer, Deploy, End)):
+        return AP_ORIGINS[ctx], "these points only move (or deploy) EMs"
+    if ctx == "moves" and isinstance(a, Deploy):
+        return AP_ORIGINS[ctx], "the card's points move EMs; they do not deploy new ones"
+    if isinstance(a, End):
+        return None
+    if isinstance(a, Use):
+        if ctx != "token":
+            return PERMANENT, "a permanent card adds AP only to an AP-token activation"
+        if not any(s.C.cards[c].permanent and not s.down[c] and s.C.cards[c].name == a.card
+                   for c in (s.left[seat] if a.kept else s.right[seat])):
+            return PERMANENT, f"no face-up {a.card} on your campsite"
+        return None
+    if isinstance(a, Move):
+        return move_refusal(s, seat, a, p)
+    if isinstance(a, Deploy):
+        supply = s.avail_explorers if a.figure == EXPLORER else s.avail_leaders
+        if not supply[seat]:
+            return DEPLOY, f"no {a.figure} in your Available Supply"
+        if s.hex_index(a.hex) not in camp_hexes(s, seat):
+            return DEPLOY, "new EMs go onto the Common Base Camp or one of your Base Camps"
+        return afford(DEPLOY, "deploying", cost["deploy"], p)
+    if isinstance(a, Transfer):
+        camps = camp_hexes(s, seat)
+        x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
+        if x not in camps or y not in camps or x == y:
+            return TRANSFER, "only between the Common Base Camp and yours, or two of yours"
+        if not (s.explorers if a.figure == EXPLORER else s.leaders)[seat * s.H + x]:
+            return TRANSFER, f"you have no {a.figure} on {a.from_hex}"
+        return afford(TRANSFER, "a transfer", cost["transfer"], p)
+    if isinstance(a, Camp):
+        return camp_refusal(s, seat, a, cost["base_camp"], p)
+    if isinstance(a, Recruit):
+        supply = s.unavail_explorers if a.figure == EXPLORER else s.unavail_leaders
+        if not supply[seat]:
+            return RECRUIT, f"no {a.figure} left in your Unavailable Supply"
+        return afford(RECRUIT, "it", cost["recruit_explorer" if a.figure == EXPLORER else "recruit_leader"], p)
+    if isinstance(a, Clear):
+        h = s.hex_index(a.hex)
+        if s.kind[h] != TEMPLE:
+            return CLEAR, f"{a.hex} is not a temple"
+        return clear_refusal(s, seat, h, f.counts.get(h, 0)) or afford(CLEAR, "clearing", cost["clear_floor"], p)
+    if isinstance(a, Guardian):
+        h = s.hex_index(a.hex)
+        if s.kind[h] != TEMPLE:
+            return GUARDIAN, f"{a.hex} is not a temple"
+        if not (s.explorers if a.figure == EXPLORER else s.leaders)[seat * s.H + h]:
+            return guardian_refusal(s, seat, h) or (GUARDIAN, f"you have no {a.figure} there")
+        return guardian_refusal(s, seat, h) or afford(GUARDIAN, "a Guardian", cost["guardian"], p)
+    if isinstance(a, Unearth):
+        h = s.hex_index(a.hex)
+        if s.kind[h] != RUINS:
+            return UNEARTH, f"{a.hex} is not a Ruin"
+        return unearth_refusal(s, seat, h, f.counts.get(h, 0)) or afford(UNEARTH, "unearthing", cost["unearth"], p)
+    if isinstance(a, Trade):
+        if p < cost["trade"]:
+            return afford(TRADE_RULE, "a trade", cost["trade"], p)
+        if not trade_takes(s, seat):
+            return TRADE_RULE, ("no opponent has a type of which you hold at least as many, "
+                                "or you have nothing to give back")
+        return None
+    if isinstance(a, Stone):
+        return afford("6: Place a Trail Stone", "it", cost["trail_stone"], p)
+    return "6: AP actions", "not possible now"
+
+
+def afford(rule: str, what: str, price: int, points: int) -> Refusal:
+    """Rule 6: an AP action costs its price in AP."""
+    return None if points >= price else (rule, f"{what} costs {price} AP; you have {points}")
+
+
+def move_refusal(s: TikalState, seat: int, a: Move, points: int) -> Refusal:
+    """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5)."""
+    x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
+    if not (s.explorers if a.figure == EXPLORER else s.leaders)[seat * s.H + x]:
+        return MOVE, f"you have no {a.figure} on {a.from_hex}"
+    e = edge_between(s, x, y)
+    if e < 0:
+        return MOVE, f"{a.from_hex} and {a.to_hex} are not adjacent"
+    if s.cost[e] == 0:
+        return MOVE, f"no Trail Stone on the edge between {a.from_hex} and {a.to_hex}: no passage"
+    price = s.cost[e] * s.C.ap_costs["move_per_stone"]
+    return None if price <= points else (MOVE, f"crossing costs {price} AP; you have {points}")
+
+
+def camp_refusal(s: TikalState, seat: int, a: Camp, price: int = 0, points: int = 0) -> Refusal:
+    """Rule 6 / A20: onto a Clearing without a camp, paying ``price`` AP; from reserve, or
+    moving one of yours when both are out (what :func:`camp_actions` offers)."""
+    h = s.hex_index(a.hex)
+    if s.kind[h] != CLEARING:
+        return CAMP, f"{a.hex} is not a Clearing"
+    if s.camp[h] != -1:
+        return CAMP, f"{a.hex} already holds a Base Camp"
+    if points < price:
+        return afford(CAMP, "a Base Camp", price, points)
+    reserve = s.C.per_player["base_camps"] - len(s.camps[seat])
+    if (a.from_hex != "") if reserve > 0 else (not a.from_hex or s.hex_index(a.from_hex) not in s.camps[seat]):
+        return CAMP, "place a camp from your reserve; move one only when both are out (A20)"
+    return None
+
+
+def spend_actions(s: TikalState, f: ApTurn, acts: list) -> None:
     """The AP actions (rule 6) the frame's points may buy, appended to ``acts``."""
     seat, p, ctx = f.seat, f.points, f.ctx
     general = ctx in GENERAL
@@ -493,20 +736,21 @@ def spend_actions(s: TikalState, f: Frame, acts: list) -> None:
     base = seat * H
     ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
     can_clear, can_guard, can_dig = p >= cost["clear_floor"], p >= cost["guardian"], p >= cost["unearth"]
+    counts = f.counts
     for h in range(H):
         figures = ex[h] + ld[h]
         if not figures:
             continue  # every temple and ruin action needs one of your EMs there
         k = kinds[h]
         if k == TEMPLE:
-            if can_clear and clear_ok(s, seat, h, f.counts.get(h, 0)):
+            if can_clear and clear_refusal(s, seat, h, counts.get(h, 0)) is None:
                 acts.append(T.clear[h])
-            if can_guard and guardian_ok(s, seat, h):
+            if can_guard and guardian_refusal(s, seat, h) is None:
                 if ex[h]:
                     acts.append(T.guardian_explorer[h])
                 if ld[h]:
                     acts.append(T.guardian_leader[h])
-        elif k == RUINS and can_dig and unearth_ok(s, seat, h, f.counts.get(h, 0)):
+        elif k == RUINS and can_dig and unearth_refusal(s, seat, h, counts.get(h, 0)) is None:
             acts.append(T.unearth[h])
     if p >= cost["trade"] and trade_takes(s, seat):
         acts.append(TRADE)
@@ -587,7 +831,7 @@ def unearth(s: TikalState, seat: int, h: int) -> None:
     s.museum[seat * len(s.C.treasure_types) + t] += 1
 
 
-def ap_apply(s: TikalState, f: Frame, a: object) -> None:
+def ap_apply(s: TikalState, f: ApTurn, a: object) -> None:
     seat = f.seat
     cost = s.C.ap_costs
     if isinstance(a, End):
@@ -614,7 +858,7 @@ def ap_apply(s: TikalState, f: Frame, a: object) -> None:
     elif isinstance(a, Clear):
         h = s.hex_index(a.hex)
         f.points -= cost["clear_floor"]
-        f.counts[h] = f.counts.get(h, 0) + 1
+        f.counts = count_up(f.counts, h)
         clear_floor(s, h)
     elif isinstance(a, Guardian):
         f.points -= cost["guardian"]
@@ -622,11 +866,11 @@ def ap_apply(s: TikalState, f: Frame, a: object) -> None:
     elif isinstance(a, Unearth):
         h = s.hex_index(a.hex)
         f.points -= cost["unearth"]
-        f.counts[h] = f.counts.get(h, 0) + 1
+        f.counts = count_up(f.counts, h)
         unearth(s, seat, h)
     elif isinstance(a, Trade):
         f.points -= cost["trade"]
-        push(s, Frame("trade", seat, step="take", ends_turn=False))
+        push(s, TreasureTrade(seat, ""))
     elif isinstance(a, Use):
         c = first_card(s, s.left[seat] if a.kept else s.right[seat], a.card, prefer_up=True)
         s.down[c] = True
@@ -643,7 +887,7 @@ def recruit(s: TikalState, seat: int, fig: str, count: int = 1) -> None:
         s.avail_leaders[seat] += count
 
 
-def end_ap_turn(s: TikalState, f: Frame) -> None:
+def end_ap_turn(s: TikalState, f: ApTurn) -> None:
     """Unspent AP are lost. A scoring turn is followed by that player's scoring (rule 8)."""
     s.stack.pop()
     if f.ctx in SPECIAL_TURNS:
@@ -653,50 +897,84 @@ def end_ap_turn(s: TikalState, f: Frame) -> None:
         end_turn(s)
 
 
-
-
 # ============================================================================ Trail Stone tokens
 def start_stone(s: TikalState, seat: int, ends_turn: bool) -> None:
     """Place a token from the supply; with none left, move one already on the board (rule 6, A7)."""
     step = "hex" if s.stone_supply > 0 else "token"
-    push(s, Frame("stone", seat, step=step, a=-1, ends_turn=ends_turn))
+    push(s, StonePlacement(seat, step, ends_turn))
 
 
 def placed_tokens(s: TikalState) -> list[int]:
     return [e for e, n in enumerate(s.tokens) if n > 0]
 
 
-def stone_legal(s: TikalState, f: Frame) -> list:
-    B = s.C.board
-    if f.step == "token":
-        return [make(Token, B.hexes[B.edge_ends[e][0]].name, SIDES[B.edge_ends[e][1]]) for e in placed_tokens(s)]
-    if f.step == "hex":
-        return [make(At, B.hexes[h].name) for h in range(s.H)
-                if any(B.edge[i] >= 0 and B.edge[i] != f.a for i in range(h * 6, h * 6 + 6))]
-    h = f.b
-    return [make(Side, SIDES[d]) for d in range(6) if B.edge[h * 6 + d] >= 0 and B.edge[h * 6 + d] != f.a]
+STONE_RULE = "6: Place a Trail Stone"
 
 
-def stone_apply(s: TikalState, f: Frame, a: object) -> None:
-    B = s.C.board
-    if isinstance(a, Token):
-        f.a = B.edge[s.hex_index(a.hex) * 6 + SIDES.index(a.side)]
-        f.step = "hex"
-    elif isinstance(a, At):
-        f.b = s.hex_index(a.hex)
-        f.step = "side"
-    elif isinstance(a, Side):
-        e = B.edge[f.b * 6 + SIDES.index(a.side)]
-        if f.a >= 0:
-            s.tokens[f.a] -= 1
-            s._recost(f.a)
+class StonePlacement(TikalFrame):
+    """Rule 6 / A7: place a Trail Stone token on an edge: first the token to move when
+    both are on the board (step ``token``: ``moving`` is its edge), then the ``hex``, then
+    its side."""
+
+    __slots__ = ("step", "moving", "hex", "ends_turn")
+    kind = "stone"
+    rule = STONE_RULE
+    prompts = {"token": "both Trail Stone tokens are on the board: choose the one to move",
+               "hex": "choose the hex whose edge gets the Trail Stone",
+               "side": "choose the side of that hex for the Trail Stone"}
+
+    def __init__(self, seat: int, step: str, ends_turn: bool) -> None:
+        self.seat, self.step, self.ends_turn = seat, step, ends_turn
+        self.moving, self.hex = -1, -1
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.hex] if self.step == "side" else []), [], ([self.moving] if self.moving >= 0 else []), []
+
+    def legal_actions(self, s: TikalState) -> list:
+        B = s.C.board
+        if self.step == "token":
+            return [make(Token, B.hexes[B.edge_ends[e][0]].name, SIDES[B.edge_ends[e][1]])
+                    for e in placed_tokens(s)]
+        if self.step == "hex":
+            return [make(At, B.hexes[h].name) for h in range(s.H)
+                    if any(B.edge[i] >= 0 and B.edge[i] != self.moving for i in range(h * 6, h * 6 + 6))]
+        h = self.hex
+        return [make(Side, SIDES[d]) for d in range(6)
+                if B.edge[h * 6 + d] >= 0 and B.edge[h * 6 + d] != self.moving]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        B = s.C.board
+        if isinstance(a, Token):
+            self.moving = B.edge[s.hex_index(a.hex) * 6 + SIDES.index(a.side)]
+            self.step = "hex"
+        elif isinstance(a, At):
+            self.hex = s.hex_index(a.hex)
+            self.step = "side"
+        elif isinstance(a, Side):
+            e = B.edge[self.hex * 6 + SIDES.index(a.side)]
+            if self.moving >= 0:
+                s.tokens[self.moving] -= 1
+                s._recost(self.moving)
+            else:
+                s.stone_supply -= 1
+            s.tokens[e] += 1
+            s._recost(e)
+            finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if not isinstance(a, (At, Side, Token)):
+            return self.refuse(f"now {self.prompt}", a)
+        if isinstance(a, Token):
+            why = "choose a Trail Stone token that is on the board (as listed: the hex and side it was placed on)"
+        elif self.step == "token":
+            why = "both tokens are on the board: first choose the one to move ('token HEX SIDE')"
+        elif isinstance(a, Side) and self.step == "side":
+            why = f"side {a.side} of {s.hex_name(self.hex)} is the board's edge (or where the token already is)"
+        elif self.step == "side":
+            why = f"choose a side: {' '.join(SIDES)}"
         else:
-            s.stone_supply -= 1
-        s.tokens[e] += 1
-        s._recost(e)
-        finish(s, f)
-
-
+            why = "choose a hex of the board ('at HEX')"
+        return self.refuse(why, a)
 
 
 # ============================================================================ 7. Terrain tiles
@@ -709,13 +987,6 @@ def distinct_rotations(s: TikalState, t: int) -> list[int]:
             seen.add(r)
             turns.append(k)
     return turns
-
-
-def tile_legal(s: TikalState, f: Frame) -> list:
-    if f.step == "hex":
-        names = s.C.board.hexes
-        return [make(At, names[h].name) for h in free_hexes(s, dotted=f.ctx == "card")]
-    return [make(Rotate, k) for k in distinct_rotations(s, f.a)]
 
 
 def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
@@ -734,83 +1005,151 @@ def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     s._print_stones(h, tile.rotated(turns))
 
 
-def tile_apply(s: TikalState, f: Frame, a: object) -> None:
-    if isinstance(a, At):
-        f.b = s.hex_index(a.hex)
-        f.step = "rotation"
-        return
-    assert isinstance(a, Rotate)
-    place_tile(s, f.a, f.b, a.turns)
-    if f.ctx == "card":
-        s.symbol_supply.remove(f.a)
-    else:
-        s.camp_tiles[f.seat].remove(f.a)
-    if f.ctx == "campsite" and s.kind[f.b] == VOLCANO:
-        s.stack.pop()  # rule 7: a Volcano from a campsite triggers an In-Game Scoring
-        start_volcano_scoring(s, f.seat)
-    else:
-        finish(s, f)
+TILE_RULE = "7: Playing a terrain tile"
 
 
+class TilePlacement(TikalFrame):
+    """Rule 7: choose a Jungle ``hex`` for ``tile`` (non-dotted for a campsite tile, dotted
+    for a symbol tile of cards 16-18: ``ctx`` ``campsite`` or ``card``), then its rotation."""
+
+    __slots__ = ("ctx", "step", "tile", "hex")
+    kind = "tile"
+    rule = TILE_RULE
+    prompts = {"hex": "choose the hex for the tile", "rotation": "choose the rotation of the tile"}
+
+    def __init__(self, seat: int, ctx: str, tile: int) -> None:
+        self.seat, self.ctx, self.step, self.tile, self.hex = seat, ctx, "hex", tile, -1
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return ([self.hex] if self.step == "rotation" else []), [self.tile], [], []
+
+    def legal_actions(self, s: TikalState) -> list:
+        if self.step == "hex":
+            names = s.C.board.hexes
+            return [make(At, names[h].name) for h in free_hexes(s, dotted=self.ctx == "card")]
+        return [make(Rotate, k) for k in distinct_rotations(s, self.tile)]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        if isinstance(a, At):
+            self.hex = s.hex_index(a.hex)
+            self.step = "rotation"
+            return
+        assert isinstance(a, Rotate)
+        place_tile(s, self.tile, self.hex, a.turns)
+        if self.ctx == "card":
+            s.symbol_supply.remove(self.tile)
+        else:
+            s.camp_tiles[self.seat].remove(self.tile)
+        if self.ctx == "campsite" and s.kind[self.hex] == VOLCANO:
+            s.stack.pop()  # rule 7: a Volcano from a campsite triggers an In-Game Scoring
+            start_volcano_scoring(s, self.seat)
+        else:
+            finish(s, self)
+
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if not isinstance(a, (At, Rotate)):
+            return self.refuse(f"now {self.prompt}", a)
+        if isinstance(a, At) and self.step == "hex":
+            h = s.hex_index(a.hex)
+            if s.kind[h] != JUNGLE:
+                why = f"{a.hex} is not Jungle: a tile goes on an empty hex"
+            elif self.ctx == "card":
+                why = "a symbol tile goes on a dotted border hex"
+            else:
+                why = "a terrain tile from the campsite may not go on a dotted border hex"
+        elif self.step == "hex":
+            why = "choose the hex first ('at HEX')"
+        else:
+            why = "choose a rotation 'rotate 0'..'rotate 5' (rotations that look the same are listed once)"
+        return self.refuse(why, a)
 
 
 # ============================================================================ small shared frames
-def discard_legal(s: TikalState, f: Frame) -> list:
-    return [make(Discard, name) for name in distinct_names(s, s.left[f.seat])]
+class KeepDiscard(TikalFrame):
+    """Rule 5.1: the kept spaces are full: discard a card on the left (even a permanent one),
+    then the card ``keeping`` moves left."""
+
+    __slots__ = ("keeping",)
+    kind = "discard"
+    rule = "5.1: Move an action card"
+    prompts = {"": "your kept cards are full: choose one to discard"}
+
+    def __init__(self, seat: int, keeping: int) -> None:
+        self.seat, self.keeping = seat, keeping
+
+    def targets(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        return [], [], [], [self.keeping]
+
+    def legal_actions(self, s: TikalState) -> list:
+        return [make(Discard, name) for name in distinct_names(s, s.left[self.seat])]
+
+    def apply(self, s: TikalState, a: object) -> None:
+        seat = self.seat
+        assert isinstance(a, Discard)
+        c = first_card(s, s.left[seat], a.card, prefer_up=False)
+        s.left[seat].remove(c)
+        discard_card(s, c)
+        s.right[seat].remove(self.keeping)
+        s.left[seat].append(self.keeping)
+        finish(s, self)
 
 
-def discard_apply(s: TikalState, f: Frame, a: object) -> None:
-    """Rule 5.1: discard a card on the left (even a permanent one), then move the card left."""
-    seat = f.seat
-    assert isinstance(a, Discard)
-    c = first_card(s, s.left[seat], a.card, prefer_up=False)
-    s.left[seat].remove(c)
-    discard_card(s, c)
-    s.right[seat].remove(f.a)
-    s.left[seat].append(f.a)
-    finish(s, f)
+class TreasureTrade(TikalFrame):
+    """Rule 6 Trade Treasures (``ctx`` ``merchant``: the Merchant power): take tokens of one
+    type from an opponent (step ``take``), then give back as many of other types (``give``:
+    ``left`` to give, to ``from_player``; ``treasure`` is the type taken)."""
 
+    __slots__ = ("ctx", "step", "from_player", "treasure", "left")
+    kind = "trade"
+    ends_turn = False
+    prompts = {"take": "choose the treasures to take", "give": "choose a treasure to give"}
 
+    def __init__(self, seat: int, ctx: str) -> None:
+        self.seat, self.ctx, self.step = seat, ctx, "take"
+        self.from_player, self.treasure, self.left = -1, -1, 0
 
+    def rule_name(self) -> str:
+        return "9: Merchant" if self.ctx == "merchant" else TRADE_RULE
 
-def trade_legal(s: TikalState, f: Frame) -> list:
-    if f.step == "take":
-        return trade_takes(s, f.seat, merchant=f.ctx == "merchant")
-    T = len(s.C.treasure_types)
-    taken = f.a[1]
-    return [make(Give, s.C.treasure_types[t]) for t in range(T)
-            if t != taken and s.museum[f.seat * T + t] > 0]
+    def legal_actions(self, s: TikalState) -> list:
+        if self.step == "take":
+            return trade_takes(s, self.seat, merchant=self.ctx == "merchant")
+        T = len(s.C.treasure_types)
+        return [make(Give, s.C.treasure_types[t]) for t in range(T)
+                if t != self.treasure and s.museum[self.seat * T + t] > 0]
 
-
-def trade_apply(s: TikalState, f: Frame, a: object) -> None:
-    T = len(s.C.treasure_types)
-    if isinstance(a, Take):
+    def apply(self, s: TikalState, a: object) -> None:
+        T = len(s.C.treasure_types)
+        if isinstance(a, Take):
+            t = s.C.treasure_types.index(a.treasure)
+            s.museum[a.player * T + t] -= a.count
+            s.museum[self.seat * T + t] += a.count
+            self.from_player, self.treasure = a.player, t
+            self.left = a.count
+            self.step = "give"
+            return
+        assert isinstance(a, Give)
         t = s.C.treasure_types.index(a.treasure)
-        s.museum[a.player * T + t] -= a.count
-        s.museum[f.seat * T + t] += a.count
-        f.a = (a.player, t)
-        f.left = a.count
-        f.step = "give"
-        return
-    assert isinstance(a, Give)
-    t = s.C.treasure_types.index(a.treasure)
-    s.museum[f.seat * T + t] -= 1
-    s.museum[f.a[0] * T + t] += 1
-    f.left -= 1
-    if f.left == 0:
-        finish(s, f)
+        s.museum[self.seat * T + t] -= 1
+        s.museum[self.from_player * T + t] += 1
+        self.left -= 1
+        if self.left == 0:
+            finish(s, self)
 
-
-
-
-# ============================================================================ explanations
-
-
-# The frames of this module: kind -> (legal actions, transition).
-FRAMES: dict[str, tuple[Legal, Apply]] = {
-    "ap": (ap_legal, ap_apply),
-    "stone": (stone_legal, stone_apply),
-    "tile": (tile_legal, tile_apply),
-    "discard": (discard_legal, discard_apply),
-    "trade": (trade_legal, trade_apply),
-}
+    def why_illegal(self, s: TikalState, a: object) -> IllegalAction:
+        if not isinstance(a, (Take, Give)):
+            return self.refuse(f"now {self.prompt}", a)
+        if self.step == "give" and isinstance(a, Take):
+            why = "now choose what to give back ('give TYPE')"
+        elif self.step == "take" and isinstance(a, Give):
+            why = "first choose what to take ('take COLOUR TYPE COUNT')"
+        elif isinstance(a, Give):
+            why = "give a type you hold, other than the one you take"
+        elif a.player == self.seat or not 0 <= a.player < s.num_players:
+            why = "take from an opponent"
+        elif self.ctx == "merchant":
+            why = "the Merchant swaps one token of a type the opponent holds, for one of another type of yours"
+        else:
+            why = ("take 1 or 2 tokens of one type that the opponent holds, of which you hold at least as many, "
+                   "and have as many tokens of other types to give back (A13)")
+        return self.refuse(why, a)

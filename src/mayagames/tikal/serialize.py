@@ -12,42 +12,18 @@ from typing import TYPE_CHECKING, Any
 from .actions import COLOURS
 from .data import SIDES
 from . import scoring as _scoring
-from .model import COMMON, KIND_NAMES, PHASE_NAMES, Frame
+from .frames import (BaseCampSetup, FisherPlacement, FloorClearing, KeepDiscard, Relocation, StonePlacement,
+                     TilePlacement, TreasureTrade)
+from .model import COMMON, KIND_NAMES, PHASE_NAMES, TikalFrame
 
 if TYPE_CHECKING:
     from .state import TikalState
 
 FIGURE_NAMES = ("explorer", "leader")
 
-PROMPTS = {
-    ("ap", ""): "spend your AP on AP actions, or end",
-    ("stone", "token"): "both Trail Stone tokens are on the board: choose the one to move",
-    ("stone", "hex"): "choose the hex whose edge gets the Trail Stone",
-    ("stone", "side"): "choose the side of that hex for the Trail Stone",
-    ("tile", "hex"): "choose the hex for the tile",
-    ("tile", "rotation"): "choose the rotation of the tile",
-    ("discard", ""): "your kept cards are full: choose one to discard",
-    ("trade", "take"): "choose the treasures to take",
-    ("trade", "give"): "choose a treasure to give",
-    ("ruin_place", ""): "choose a Ruin with treasures for your Explorers",
-    ("dig", ""): "choose a Ruin to unearth a treasure, or end",
-    ("temple_base", ""): "choose a Temple for an Explorer, or end",
-    ("clear", ""): "choose the Temple to clear a floor of, or end",
-    ("camp", ""): "choose the Clearing for a Base Camp",
-    ("camp", "figure"): "choose the EM that goes with the Base Camp",
-    ("recruit", ""): "choose what to take from your Unavailable Supply",
-    ("explorers", ""): "choose how many Explorers to take from your Unavailable Supply",
-    ("tracker", ""): "move an Explorer onto an adjacent terrain tile, or end",
-    ("relocate", "from"): "choose the hex of the figure to move",
-    ("relocate", "to"): "choose where it goes",
-    ("fisher", "from"): "choose where the Explorer comes from",
-    ("fisher", "to"): "choose the Lake for the Explorer",
-    ("journalist", ""): "choose the extra action card",
-}
-
-
-def prompt(f: Frame) -> str:
-    return PROMPTS.get((f.kind, f.step)) or PROMPTS.get((f.kind, ""), f.kind)
+def prompt(f: TikalFrame) -> str:
+    """The question a sub-decision asks now (its own text: ``f.prompt``)."""
+    return f.prompt
 
 
 def question(s: TikalState) -> str:
@@ -68,36 +44,38 @@ def question(s: TikalState) -> str:
     return ""
 
 
-def describe_frame(s: TikalState, f: Frame) -> dict[str, Any]:
+def describe_frame(s: TikalState, f: TikalFrame) -> dict[str, Any]:
     """An open sub-decision, with its values by name."""
     d: dict[str, Any] = {"kind": f.kind, "seat": f.seat, "step": f.step, "context": f.ctx,
-                         "prompt": prompt(f)}
+                         "prompt": f.prompt}
     if f is s.stack[-1]:
         d["question"] = question(s)
     name = s.hex_name
-    if f.kind == "ap":
+    kind = f.kind
+    if kind == "ap":
         d["points"] = f.points
     if f.counts:
         d["this_turn"] = {name(h): n for h, n in sorted(f.counts.items())}
-    if f.kind in ("ruin_place", "dig", "temple_base", "clear", "tracker", "explorers"):
+    if kind in ("ruin_place", "dig", "temple_base", "clear", "tracker", "explorers"):
         d["left"] = f.left
-    if f.kind == "stone":
-        d["moving_token"] = _edge_name(s, f.a) if f.a >= 0 else None
-        d["hex"] = name(f.b) if f.b >= 0 else None
-    elif f.kind == "tile":
-        d["tile"] = s.C.tiles[f.a].id
-        d["hex"] = name(f.b) if f.b >= 0 else None
-    elif f.kind == "discard":
-        d["keeping"] = s.card_name(f.a)
-    elif f.kind == "trade" and f.step == "give":
-        d["from_player"], d["treasure"] = f.a[0], s.C.treasure_types[f.a[1]]
+    if isinstance(f, StonePlacement):
+        d["moving_token"] = _edge_name(s, f.moving) if f.moving >= 0 else None
+        d["hex"] = name(f.hex) if f.hex >= 0 else None
+    elif isinstance(f, TilePlacement):
+        d["tile"] = s.C.tiles[f.tile].id
+        d["hex"] = name(f.hex) if f.hex >= 0 else None
+    elif isinstance(f, KeepDiscard):
+        d["keeping"] = s.card_name(f.keeping)
+    elif isinstance(f, TreasureTrade) and f.step == "give":
+        d["from_player"], d["treasure"] = f.from_player, s.C.treasure_types[f.treasure]
         d["left"] = f.left
-    elif f.kind == "clear":
-        d["temple"] = name(f.a) if f.a >= 0 else None
-    elif f.kind in ("relocate", "fisher", "camp"):
-        d["from_hex"] = name(f.a) if isinstance(f.a, int) and f.a >= 0 else None
-        if f.kind == "camp":
-            d["hex"] = name(f.b) if f.b >= 0 else None
+    elif isinstance(f, FloorClearing):
+        d["temple"] = name(f.temple) if f.temple >= 0 else None
+    elif isinstance(f, (Relocation, FisherPlacement)):
+        d["from_hex"] = name(f.from_hex) if f.from_hex >= 0 else None
+    elif isinstance(f, BaseCampSetup):
+        d["from_hex"] = None
+        d["hex"] = name(f.hex) if f.hex >= 0 else None
     return d
 
 

@@ -11,8 +11,8 @@ functions over it. Hexes, edges, seats, treasure types and cards are small integ
   AP to cross; 0 = no passage);
 * ``explorers[s*H+h]`` and ``leaders[s*H+h]``: figures of seat s on hex h.
 
-A compound turn is a stack of :class:`~.model.Frame` (the open sub-decisions: an AP turn, the
-choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
+A compound turn is a stack of typed sub-decisions (:class:`~.model.TikalFrame` subclasses,
+listed in :mod:`.frames`: an AP turn, the choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
 seat whose turn it is.
 """
 
@@ -29,7 +29,7 @@ from . import invariants as _invariants
 from . import serialize as _serialize
 from .data import DRAWN_LETTERS, Components, default_components
 from .model import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, HIDDEN, JUNGLE, KIND_NAMES,  # noqa: F401
-                    KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, Frame)
+                    KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, TikalFrame)
 
 
 class TikalState(State):
@@ -137,7 +137,7 @@ class TikalState(State):
         self.round = 1
         self.phase = ROUND_MANAGEMENT
         self.turn = 0
-        self.stack: list[Frame] = []
+        self.stack: list[TikalFrame] = []
         self.scoring_kind = ""
         self.scoring_queue: list[int] = []
         self.volcano_placer = -1
@@ -216,7 +216,7 @@ class TikalState(State):
         return PHASE_NAMES[self.phase]
 
     @property
-    def pending(self) -> Frame | None:
+    def pending(self) -> TikalFrame | None:
         """The open sub-decision, if any."""
         return self.stack[-1] if self.stack else None
 

@@ -1,0 +1,91 @@
+"""Typed sub-decisions and legality written once (issue 15 items 1, 2 and 7)."""
+
+import pytest
+
+from mayagames.core import IllegalAction
+from mayagames.core.frames import SubDecision
+from mayagames.core.rng import Rng
+from mayagames.tikal import positions, testing
+from mayagames.tikal.engine import turn_refusal
+from mayagames.tikal.frames import FRAME_CLASSES
+from mayagames.tikal.positions import action_phase, ap_turn, fresh, play, put
+from mayagames.tikal.rules import ApTurn, ap_refusal, rm_refusal
+
+
+def test_every_frame_kind_is_a_typed_sub_decision_with_named_fields():
+    assert len(FRAME_CLASSES) == 16
+    for kind, cls in FRAME_CLASSES.items():
+        assert issubclass(cls, SubDecision) and cls.kind == kind
+        fields = {n for k in cls.__mro__ for n in getattr(k, "__slots__", ())}
+        assert "seat" in fields and not fields & {"a", "b"}, (kind, fields)
+        for method in ("legal_actions", "apply", "why_illegal"):
+            assert callable(getattr(cls, method))
+
+
+def test_the_old_helper_module_re_exports_every_position_helper():
+    assert positions.__all__ and testing.__all__ == positions.__all__
+    for name in positions.__all__:
+        assert getattr(testing, name) is getattr(positions, name)
+
+
+def test_a_frame_copy_owns_its_tallies():
+    s = fresh(2)
+    put(s, 0, "e3", explorers=2)
+    f = ap_turn(s, 0, 3)
+    f.counts[5] = 1
+    c = f.copy()
+    c.counts[5] = 2
+    assert f.counts == {5: 1} and c.points == 3 and c.ctx == "token" and c is not f
+
+
+def _positions(games: int = 3):
+    """Every position of a few seeded random games."""
+    for seed in range(games):
+        s, rng = fresh(2, seed=seed), Rng(seed)
+        while not s.is_terminal:
+            yield s
+            legal = s.legal_actions()
+            s.apply(legal[rng.randbelow(len(legal))])
+
+
+def test_legal_exactly_when_no_check_refuses():
+    """The lists of legal actions and the refusals come from the same checks: an action is
+    legal exactly when no check refuses it (Round Management, a turn, an AP turn), tried
+    with every action that was legal somewhere in the games."""
+    seen: dict[str, set] = {"rm": set(), "turn": set(), "ap": set()}
+    states = []
+    for s in _positions():
+        f = s.pending
+        where = "ap" if isinstance(f, ApTurn) else None if f else ("rm" if s.phase == 0 else "turn")
+        if where:
+            seen[where].update(s.legal_actions())
+            states.append((where, s.clone()))
+    checked = 0
+    for where, s in states[::7]:
+        legal = set(s.legal_actions())
+        for a in seen[where] | seen["turn"]:
+            try:
+                if where == "ap":
+                    refusal = ap_refusal(s, s.pending, a)
+                else:
+                    refusal = rm_refusal(s, a) if where == "rm" else turn_refusal(s, a)
+            except IllegalAction:  # a hex of another board: not a legal action either
+                refusal = ("site board", "")
+            assert (a in legal) == (refusal is None), (where, str(a), refusal)
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("text,rule,words", [
+    ("move explorer e4 e3", "Tikal 6: Move an EM", "crossing costs"),
+    ("transfer explorer e4 e3", "Tikal 6: Move an EM between Base Camps", "only between"),
+    ("camp e4 from d4", "Tikal 6: Set up a Base Camp", "not a Clearing"),
+    ("stone", "Tikal 9: Scout", "only move"),
+])
+def test_an_ap_refusal_is_the_first_check_that_fails(text, rule, words):
+    s = action_phase(fresh(2), 0)
+    put(s, 0, "e4", explorers=1)
+    ap_turn(s, 0, 0 if text.startswith("move") else 5, ctx="scout" if text == "stone" else "token")
+    with pytest.raises(IllegalAction) as err:
+        play(s, text)
+    assert err.value.rule == rule and words in err.value.message, (err.value.rule, err.value.message)
