@@ -288,6 +288,15 @@ class Canvas:
         self.redraw(name, draw)
         keys[name] = snapshot(key)  # after a draw that did not raise
 
+    def changed(self, name: object, key: object) -> bool:
+        """Whether ``key`` differs from the one last given under ``name`` (remembered now):
+        a cheap test before drawing several groups that read parts of the same inputs."""
+        keys = self.keys
+        if name in keys and keys[name] == key:
+            return False
+        keys[name] = snapshot(key)
+        return True
+
     def redraw(self, name: object, draw: Callable[[list[int], list[float]], None]) -> None:
         """Draw group ``name`` again; only entries that differ from the last drawing are
         written (for a group whose inputs change at nearly every call)."""

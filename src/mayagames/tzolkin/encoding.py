@@ -166,8 +166,9 @@ class TzolkinObserver(ObservationEncoder):
               lambda a, v: self._calendar(s, a, v, seats))
         draws = self._draws(viewer)
         items = canvas.items
-        for g, holes in enumerate(s.gears):
-            items(("gear", g), holes, draws["gear", g])
+        if canvas.changed("gears", s.gears):
+            for g, holes in enumerate(s.gears):
+                items(("gear", g), holes, draws["gear", g])
         group("board", (s.skull_slots, s.skulls, s.burned, s.jcorn, s.jwood),
               lambda a, v: self._board(s, a, v, seats))
         group("rows", (s.display, tuple(map(len, s.stacks)), s.monument_row), lambda a, v: self._rows(s, a, v))
@@ -227,8 +228,10 @@ class TzolkinObserver(ObservationEncoder):
             at.append(off["gain_and_mirror"] + 1)
             val.append(float(top.optional))
         o = off["decision_args"]
-        at += range(o, o + 12)
-        val += [float(x) for x in args]
+        for j, x in enumerate(args):
+            if x:  # (zeros need no entry: the canvas clears what the last drawing wrote)
+                at.append(o + j)
+                val.append(float(x))
 
     def _calendar(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
         off = self._off
