@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 from . import actions as A
+from .actions import END, NOTHING, Do, Pick, Place, PlaceStart
 from .components import (ARCHITECTURE, AGRICULTURE, BUILDING_INDEX, DATA, EXTRACTION, GEARS,
                          MONUMENT_INDEX, PALENQUE, RESOURCES, TEMPLES, THEOLOGY, TIKAL, TILE_INDEX,
                          TRACKS, UXMAL, YAXCHILAN)
@@ -210,7 +211,7 @@ class TurnStart(Frame):
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
         cls = type(a)
-        if cls is A.Place:
+        if cls is Place:
             seat = s.cur
             g = GEARS_INDEX[a.gear]
             # a legal placement the player cannot afford is the rare special case
@@ -225,10 +226,10 @@ class TurnStart(Frame):
                 s.stack[-1] = PLACING[1][1]
             else:
                 place_worker(s, g, 0)
-        elif cls is A.Pick:
+        elif cls is Pick:
             s.stack[-1] = PICKING
             pick_worker(s, GEARS_INDEX[a.gear], a.space)
-        elif cls is A.PlaceStart:
+        elif cls is PlaceStart:
             place_on_start_space(s, 0)
         elif cls is A.Beg:
             # Begging: discard all corn, take 3, step down on a temple.
@@ -257,7 +258,9 @@ class PlacingWorkers(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         if self.special_case:
             return [A.END]
-        return placement_options(s, s.cur, self.placed) + [A.END]
+        out = placement_options(s, s.cur, self.placed)
+        out.append(END)
+        return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if isinstance(a, A.EndTurn):
@@ -274,9 +277,9 @@ class PlacingWorkers(Frame):
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
         cls = type(a)
-        if cls is A.Place:
+        if cls is Place:
             place_worker(s, GEARS_INDEX[a.gear], self.placed)
-        elif cls is A.PlaceStart:
+        elif cls is PlaceStart:
             place_on_start_space(s, self.placed)
         else:
             end_turn(s)
@@ -291,7 +294,9 @@ class PickingWorkers(Frame):
     help: ClassVar[str] = "pick up more workers or end"
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
-        return pick_options(s, s.cur) + [A.END]
+        out = pick_options(s, s.cur)
+        out.append(END)
+        return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if isinstance(a, A.EndTurn):
@@ -305,7 +310,7 @@ class PickingWorkers(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        if type(a) is A.Pick:
+        if type(a) is Pick:
             pick_worker(s, GEARS_INDEX[a.gear], a.space)
         else:
             end_turn(s)
@@ -333,7 +338,7 @@ class ChooseAction(Frame):
         check = GEAR_CHECKS[g]
         out: list[Any] = [dos[k] for k, cost in reach(P, g, self.space)
                           if cost <= corn and check(s, P, k, corn - cost) is None]
-        out.append(A.NOTHING)
+        out.append(NOTHING)
         return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
@@ -347,7 +352,7 @@ class ChooseAction(Frame):
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.stack.pop()
-        if type(a) is A.Do:
+        if type(a) is Do:
             P = s.p[s.cur]
             for k, cost in reach(P, self.gear, self.space):
                 if k == a.space:
