@@ -1,7 +1,7 @@
 """Take the README's screenshots: a Tikal and a Tzolk'in table in mid-game, at laptop
 (1366x768, the whole page) and phone (390x844, the first screen) size.
 
-    .venv/bin/mayagames serve --port 8765 --no-open &
+    .venv/bin/mayagames serve --port 8765 --no-open --allow-fixed-seed --database-url sqlite:////tmp/shots.db &
     .venv/bin/python docs/screenshots/take_screenshots.py http://127.0.0.1:8765
 
 Both seats are people whose moves (random, seeded) are played through the API, then the

@@ -113,3 +113,77 @@ def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_pag
     expect(ana.locator("#history-svg .history-point")).to_have_count(1)
     expect(ana.locator("#player-games tr")).to_have_count(1)
     ana.screenshot(path=shots / "profile.png", full_page=True)
+
+
+def account_page(new_page: Any, url: str, name: str) -> Any:
+    """A browser context logged in as a new account (made through the API: quicker)."""
+    page = new_page(base_url=url)
+    made = page.context.request.post("/api/accounts", data={"name": name, "password": PASSWORD})
+    assert made.ok, made.text()
+    return page
+
+
+def play_to_the_end(pages: dict[int, Any], table: str) -> None:
+    for _ in range(500):
+        state = pages[0].context.request.get(f"/api/tables/{table}").json()
+        if state["terminal"]:
+            return
+        play_first_legal(pages[state["current_player"]], table)
+    raise AssertionError("the game did not end")
+
+
+def test_rematch_between_accounts(players_server, new_page):
+    """Two accounts finish a game; one clicks Rematch in the summary and lands at the new
+    table in their seat; the other follows the offer from the old table's page."""
+    url = players_server.url
+    ana, ben = account_page(new_page, url, "Ana"), account_page(new_page, url, "Ben")
+    table = ana.context.request.post("/api/tables", data={
+        "game": "toy", "players": 2, "public": True}).json()["table"]
+    assert ben.context.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
+    play_to_the_end({0: ana, 1: ben}, table)
+    ana.goto(f"/table/{table}")
+    expect(ana.locator("#summary-rematch")).to_be_visible()  # no link held: the account's seat
+    ana.click("#summary-rematch")
+    ana.wait_for_url(lambda u: "/table/" in u and table not in u)
+    new = ana.url.split("/table/")[1].split("?")[0].split("#")[0]
+    expect(ana.locator("#status")).not_to_contain_text("Connecting")
+    assert ana.context.request.get(f"/api/tables/{new}").json()["seat"] == 0
+    ben.goto(f"/table/{table}")
+    expect(ben.locator("#rematch-link")).to_have_attribute("href", f"/table/{new}")
+    ben.click("#summary-close")
+    ben.click("#rematch-link")
+    ben.wait_for_url(f"**/table/{new}")
+    assert ben.context.request.get(f"/api/tables/{new}").json()["seat"] == 1
+    for page, seat in ((ana, 0), (ben, 1)):  # each browser plays its own seat there
+        state = page.context.request.get(f"/api/tables/{new}").json()
+        assert state["seat"] == seat and state["move_number"] == 0
+
+
+def test_creator_reissues_an_invite_link(players_server, new_page):
+    """The creator's Invite links card makes a new link for a guest seat: the old link
+    stops opening the seat, the new one opens it."""
+    url = players_server.url
+    ana = account_page(new_page, url, "Ana")
+    created = ana.context.request.post("/api/tables", data={"game": "toy", "players": 2}).json()
+    table, old = created["table"], created["seats"][1]["token"]
+    assert old
+    ana.goto(f"/table/{table}")
+    card = ana.locator("#invites-card")
+    expect(card).to_be_visible()
+    card.locator("summary").click()
+    expect(card.locator("li")).to_have_count(1)  # seat 1 only: seat 0 is an account's
+    ana.click("#invite-seat-1")
+    link = ana.locator("#invite-link-1")
+    expect(link).to_be_visible()
+    value = link.input_value()
+    assert value.startswith(f"{url}/table/{table}#token=")
+    fresh = value.split("#token=")[1]
+    assert fresh != old
+    guest = new_page(base_url=url)
+    stale = guest.context.request.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {old}"})
+    assert stale.status == 401
+    guest.goto(value)
+    expect(guest.locator("#status")).not_to_contain_text("Connecting")
+    mine = guest.context.request.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {fresh}"})
+    assert mine.json()["seat"] == 1
+    expect(guest.locator("#invites-card")).to_be_hidden()  # not the creator

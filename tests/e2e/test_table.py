@@ -119,6 +119,7 @@ def test_log_shows_sentences_events_and_score_tables(server, new_page):
         sentences: [...box.querySelectorAll('li .sentence')].map((s) => s.textContent),
         events: [...box.querySelectorAll('.log-event')].map((e) => e.dataset.kind),
         cells: [...box.querySelectorAll('.log-event table td')].map((c) => c.textContent),
+        heads: [...box.querySelectorAll('.log-event table th')].map((c) => c.textContent),
       });
       const full = state();
       log.update(3, []);  // an undo of the last move
@@ -130,7 +131,9 @@ def test_log_shows_sentences_events_and_score_tables(server, new_page):
     assert full["sentences"] == ["Ana deploys an Explorer at e4 for 1 AP", "Ana ends her turn",
                                  "Ben unearths a treasure at h3", "pass"]
     assert full["events"] == ["scoring", "round"]
-    assert full["cells"] == ["Ana", "4", "4", "Ben", "2", "2"]
+    # the table turned to fit the log: a column per player, a row per category
+    assert full["heads"] == ["player", "Ana", "Ben", "temples", "total"]
+    assert full["cells"] == ["4", "2", "4", "2"]
     assert result["panels"] == ["scoring"]  # a scoring also opens the panel on the board
     assert result["undone"]["turns"] == [["Ana", 2], ["Ben", 1]]
 
@@ -210,3 +213,49 @@ def test_rematch_from_the_summary(server, new_page, support):
     assert [s["name"] for s in fresh["seats"]] == ["P0", "P1"]
     assert [s["agent"] for s in fresh["seats"]] == ["human", "random"]
     assert old["rematch"] == new_id
+
+
+def test_details_link_to_the_rules_sections(server, new_page, support):
+    """A building's details (Tzolk'in) and a tile's or card's (Tikal) end with a link to
+    that part of the rules page; the details stay while the pointer moves onto the link."""
+    with httpx.Client(base_url=server.url) as client:
+        tzolkin = support.create_table(client, game="tzolkin", agents=["human", "random"], seed=4)
+        tikal = support.create_table(client, game="tikal", agents=["human", "random"], seed=4)
+    page = new_page()
+    page.goto(f"{server.url}/table/{tzolkin['table']}#token={tzolkin['tokens'][0]}")
+    building = page.locator("#board .tz-card.building").first
+    expect(building).to_be_visible()
+    link = page.locator("#tip a.tip-rules")
+    for _ in range(3):  # (a redraw while the page settles closes the details: point again)
+        building.hover()
+        expect(link).to_have_attribute("href", "/rules/tzolkin#buildings")
+        box = link.bounding_box()
+        if box is None:
+            continue
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+        page.wait_for_timeout(600)  # longer than the details wait for a pointer gone
+        if link.is_visible():
+            break
+    expect(link).to_be_visible()  # the pointer crossed the gap: the details stayed
+    with page.expect_popup() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_url("**/rules/tzolkin#buildings")  # (a popup starts as about:blank)
+    expect(rules.locator("#buildings")).to_be_visible()
+    rules.close()
+    page.locator("#board .tz-res").first.hover()  # details without a rules section: no link
+    expect(page.locator("#tip")).to_be_visible()
+    expect(link).to_have_count(0)
+
+    page.goto(f"{server.url}/table/{tikal['table']}#token={tikal['tokens'][0]}")
+    chip = page.locator("#board .tk-card").first
+    expect(chip).to_be_visible()
+    # each action card shows what it does as icons: (cards, cards with icons) in one look
+    cards, drawn = page.eval_on_selector_all(
+        "#board .tk-card",
+        "cards => [cards.length, cards.filter(c => c.querySelector('.tk-card-icons svg')).length]")
+    assert cards >= 4 and drawn == cards
+    chip.hover()
+    expect(link).to_have_attribute("href", "/rules/tikal#action-cards")
+    page.mouse.move(1, 1)
+    expect(page.locator("#tip")).to_be_hidden()  # gone once the pointer is away

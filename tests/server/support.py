@@ -195,6 +195,47 @@ def install(monkeypatch: Any) -> None:
 
 
 # --- helpers ------------------------------------------------------------------------
+PASSWORD = "correct horse battery"  # the accounts' password in the tests
+
+
+def register(client: Any, name: str, password: str = PASSWORD) -> str:
+    """Create an account through ``client`` (logged out first); its session secret."""
+    from mayagames.server.accounts import SESSION_COOKIE
+
+    client.cookies.clear()
+    response = client.post("/api/accounts", json={"name": name, "password": password})
+    assert response.status_code == 201, response.text
+    return response.cookies[SESSION_COOKIE]
+
+
+def use(client: Any, session: str | None) -> None:
+    """Speak through ``client`` as the holder of ``session`` (None: nobody)."""
+    from mayagames.server.accounts import SESSION_COOKIE
+
+    client.cookies.clear()
+    if session:
+        client.cookies.set(SESSION_COOKIE, session)
+
+
+def play_out(client: Any, table: str, sessions: dict[int, str]) -> dict[str, Any]:
+    """Each account (seat -> session) plays its first legal move until the game ends (bots
+    move by themselves); the final state."""
+    for _ in range(500):
+        client.cookies.clear()
+        state = client.get(f"/api/tables/{table}").json()
+        if state["terminal"]:
+            return state
+        seat = state["current_player"]
+        if seat not in sessions:
+            time.sleep(0.02)
+            continue
+        use(client, sessions[seat])
+        response = client.post(f"/api/tables/{table}/moves",
+                               json={"move_number": state["move_number"], "action_id": 0})
+        assert response.status_code in (200, 409), response.text
+    raise AssertionError("the game did not end")
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

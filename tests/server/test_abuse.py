@@ -448,6 +448,28 @@ def test_moves_are_rate_limited_per_token(make_app, support):
         assert c.get(url).json()["move_number"] == 2  # nothing was played
 
 
+def test_reviews_and_hints_are_rate_limited_per_address(make_app, support):
+    """Asking for reviews or hints (bot work) is limited per address; a refused request
+    queues nothing. Reading a review's status counts as a state request."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(make_app(limits=limited(rate_analysis=Rate(3, 60), rate_state=Rate(4, 60)))) as c:
+        table = support.create_table(c, game="tally", players=1)
+        url, auth = f"/api/tables/{table['table']}", support.bearer(table["tokens"][0])
+        asked = [c.post(f"{url}/review").status_code for _ in range(2)]
+        hint = {"level": "medium", "move_number": 0}
+        asked.append(c.post(f"{url}/hint", headers=auth, json=hint).status_code)
+        assert 429 not in asked  # (a review of an unfinished game is refused: 409)
+        body = assert_error(c.post(f"{url}/hint", headers=auth, json=hint), 429, "rate_limited")
+        assert "review and hint requests" in body["message"]
+        assert_error(c.post(f"{url}/review"), 429, "rate_limited")
+        assert c.get(f"{url}/hints").json()["hints"][0]["move_number"] == 0  # one hint given
+        statuses = [c.get(f"{url}/review").status_code for _ in range(3)]
+        assert 429 not in statuses  # 4 state requests: within the rate
+        body = assert_error(c.get(f"{url}/review"), 429, "rate_limited")
+        assert "state requests" in body["message"]
+
+
 def ws_close(ws: Any) -> tuple[int, str, int]:
     """Read until the server closes: (close code, reason, state messages received)."""
     from websockets.exceptions import ConnectionClosed

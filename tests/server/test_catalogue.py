@@ -25,6 +25,7 @@ def test_tikal_catalogue_names_every_card_tile_and_power(client):
     for card in data.cards:
         entry = c["cards"][card.name]
         assert entry["text"] == card.text and entry["permanent"] == card.permanent
+        assert entry["effect"] == card.effect and entry["params"] == dict(card.params)
         assert entry["title"] and "{" not in entry["title"]
     for tile in data.tiles:
         entry = c["tiles"][tile.id]
@@ -96,3 +97,21 @@ def test_catalogue_holds_no_secret_of_a_table():
     text = str(catalogue("tikal")) + str(catalogue("tzolkin"))
     assert not re.search(r"seed|rng|deck order", text, re.IGNORECASE)
     assert catalogue("tikal") is catalogue("tikal")  # built once
+
+
+def test_every_tikal_card_effect_has_icons():
+    """The board draws an action card's effect as icons (games/tikal.js, cardIcons): every
+    effect of the data file has its case there, and each icon it names is drawn."""
+    import re
+
+    from mayagames.tikal.data import default_components
+    from mayagames.web import STATIC_DIR
+
+    board = (STATIC_DIR / "games" / "tikal.js").read_text()
+    body = board[board.index("function cardIcons("):board.index("function cardIconsHtml(")]
+    handled = set(re.findall(r'case "(\w+)":', body))
+    assert {card.effect for card in default_components().cards} <= handled
+    icons = (STATIC_DIR / "games" / "icons.js").read_text()
+    drawn = set(re.findall(r"^  (\w+): '", icons, re.M))
+    named = set(re.findall(r'\["(\w+)"', body)) | set(re.findall(r'\{ T: "(\w+)", L: "(\w+)", V: "(\w+)" \}', board)[0])
+    assert named and named <= drawn, named - drawn

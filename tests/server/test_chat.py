@@ -6,14 +6,6 @@ from __future__ import annotations
 
 from mayagames.server.accounts import SESSION_COOKIE
 
-PASSWORD = "correct horse battery"
-
-
-def register(client, name):
-    client.cookies.clear()
-    response = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    return response.cookies[SESSION_COOKIE]
-
 
 def test_chat_from_seats_and_spectators(pclient, support, fake_clock):
     data = support.create_table(pclient)
@@ -25,7 +17,7 @@ def test_chat_from_seats_and_spectators(pclient, support, fake_clock):
                         headers=support.bearer(token))
     assert said.status_code == 201
     assert said.json()["author"] == "P0" and said.json()["text"] == "<b>hello</b>"
-    watcher = register(pclient, "Watcher")
+    watcher = support.register(pclient, "Watcher")
     pclient.cookies.set(SESSION_COOKIE, watcher)
     assert pclient.post(f"/api/tables/{table}/chat", json={"text": "nice move"}).json()["seat"] is None
     pclient.cookies.clear()

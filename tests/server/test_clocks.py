@@ -8,18 +8,8 @@ import time
 
 import pytest
 
-from mayagames.server.accounts import SESSION_COOKIE
 from mayagames.server.clocks import after_move, new_clock, parse_speed, run_for
 from mayagames.server.rooms import ServerError
-
-PASSWORD = "correct horse battery"
-
-
-def register(client, name):
-    client.cookies.clear()
-    response = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert response.status_code == 201, response.text
-    return response.cookies[SESSION_COOKIE]
 
 
 def timed_table(client, speed, agents=("human", "human"), zombie="easy"):
@@ -145,3 +135,24 @@ def test_clocks_resume_after_a_restart(players_app, fake_clock):
     with TestClient(players_app()) as client:
         data = wait_for(client, table, lambda d: d["players"][0]["zombie"])
         assert data["players"][1]["zombie"]
+
+
+def test_a_clocked_table_reuses_its_state_messages(pclient, fake_clock):
+    """The state message of a timed table is built once per position and seat (as on an
+    untimed one); only the clock is computed for each message."""
+    table, tokens = timed_table(pclient, "realtime:1+5")
+    room = pclient.app.state.service.rooms[table]
+    first = room.message(0)
+    fake_clock.advance(7)
+    second = room.message(0)
+    assert second["view"] is first["view"] and second["log"] is first["log"]  # reused
+    assert second["clock"]["server_time"] == first["clock"]["server_time"] + 7  # fresh
+    assert second["clock"]["left"][0] == pytest.approx(first["clock"]["left"][0] - 7)
+    play(pclient, table, tokens[0], "add 1")
+    moved = room.message(0)
+    assert moved["move_number"] == 1 and moved["view"] is not first["view"]
+    zombie_before = moved["players"]
+    fake_clock.advance(120)
+    wait_for(pclient, table, lambda d: d["players"][0]["zombie"])
+    assert room.message(0)["players"] is not zombie_before  # new header parts: built again
+    assert room.message(0)["players"][0]["zombie"] and room.message(0)["legal"] == []

@@ -5,34 +5,17 @@ account's seat, no session) a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
-from mayagames.server.accounts import SESSION_COOKIE
 
-PASSWORD = "correct horse battery"
-
-
-def register(client, name):
-    client.cookies.clear()
-    response = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert response.status_code == 201, response.text
-    return response.cookies[SESSION_COOKIE]
-
-
-def use(client, session):
-    client.cookies.clear()
-    if session:
-        client.cookies.set(SESSION_COOKIE, session)
-
-
-def public_table(client, session, players=2, **extra):
-    use(client, session)
+def public_table(support, client, session, players=2, **extra):
+    support.use(client, session)
     body = {"game": "toy", "players": players, "seed": 5, "public": True, **extra}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def state(client, table, session=None, token=None):
-    use(client, session)
+def state(support, client, table, session=None, token=None):
+    support.use(client, session)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return client.get(f"/api/tables/{table}", headers=headers).json()
 
@@ -43,14 +26,14 @@ def test_public_table_needs_an_account(pclient):
     assert pclient.get("/api/tables").json()["tables"] == []
 
 
-def test_two_accounts_meet_in_the_lobby(pclient):
-    ana, ben = register(pclient, "Ana"), register(pclient, "Ben")
-    created = public_table(pclient, ana, speed="turn:24h")
+def test_two_accounts_meet_in_the_lobby(pclient, support):
+    ana, ben = support.register(pclient, "Ana"), support.register(pclient, "Ben")
+    created = public_table(support, pclient, ana, speed="turn:24h")
     table = created["table"]
     assert created["public"] is True and created["speed"] == "turn:24h"
     assert created["seats"][0]["name"] == "Ana" and created["seats"][1]["token"] is None
 
-    use(pclient, None)
+    support.use(pclient, None)
     listed = pclient.get("/api/tables?open=1").json()["tables"]
     assert [t["table"] for t in listed] == [table]
     entry = listed[0]
@@ -58,66 +41,66 @@ def test_two_accounts_meet_in_the_lobby(pclient):
     assert [s["free"] for s in entry["seats"]] == [False, True]
     assert entry["seats"][0]["account"] == "Ana"
 
-    use(pclient, ana)  # the game waits for the second player
+    support.use(pclient, ana)  # the game waits for the second player
     early = pclient.post(f"/api/tables/{table}/moves", json={"move_number": 0, "action_id": 0})
     assert early.status_code == 409 and early.json()["error"] == "waiting"
 
-    use(pclient, ben)
+    support.use(pclient, ben)
     joined = pclient.post(f"/api/tables/{table}/join", json={"seat": 1})
     assert joined.status_code == 200 and joined.json()["seat"] == 1
     assert joined.json()["seats"][1]["name"] == "Ben"
     assert pclient.get("/api/tables?open=1").json()["tables"] == []  # full: off the list
 
-    mine = {who: (use(pclient, s), pclient.get("/api/me").json())[1] for who, s in (("ana", ana), ("ben", ben))}
-    first = state(pclient, table, ana)["current_player"]
+    mine = {who: (support.use(pclient, s), pclient.get("/api/me").json())[1] for who, s in (("ana", ana), ("ben", ben))}
+    first = state(support, pclient, table, ana)["current_player"]
     assert mine["ana"]["tables"][0]["your_turn"] == (first == 0)
     assert mine["ben"]["tables"][0]["your_turn"] == (first == 1)
     assert mine["ana"]["your_turn"] + mine["ben"]["your_turn"] == 1
 
     # acting for the other account's seat: refused, nothing changes
     other = ben if first == 0 else ana
-    use(pclient, other)
+    support.use(pclient, other)
     refused = pclient.post(f"/api/tables/{table}/moves", json={"move_number": 0, "action_id": 0})
     assert refused.status_code == 403 and refused.json()["error"] == "not_your_turn"
-    assert state(pclient, table)["move_number"] == 0
+    assert state(support, pclient, table)["move_number"] == 0
     mover = ana if first == 0 else ben
-    use(pclient, mover)
+    support.use(pclient, mover)
     assert pclient.post(f"/api/tables/{table}/moves", json={"move_number": 0, "action_id": 0}).status_code == 200
 
 
-def test_join_refusals(pclient):
-    ana, ben, cal = register(pclient, "Ana"), register(pclient, "Ben"), register(pclient, "Cal")
-    table = public_table(pclient, ana)["table"]
-    use(pclient, None)
+def test_join_refusals(pclient, support):
+    ana, ben, cal = support.register(pclient, "Ana"), support.register(pclient, "Ben"), support.register(pclient, "Cal")
+    table = public_table(support, pclient, ana)["table"]
+    support.use(pclient, None)
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 401
-    use(pclient, ana)
+    support.use(pclient, ana)
     again = pclient.post(f"/api/tables/{table}/join", json={"seat": 1})
     assert again.status_code == 409 and again.json()["error"] == "already_seated"
-    use(pclient, ben)
+    support.use(pclient, ben)
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 7}).json()["error"] == "bad_seat"
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 0}).json()["error"] == "seat_taken"
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": -1}).status_code == 422
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
-    use(pclient, cal)
+    support.use(pclient, cal)
     full = pclient.post(f"/api/tables/{table}/join", json={"seat": 1})
     assert full.status_code == 409 and full.json()["error"] == "seat_taken"
-    assert state(pclient, table)["seats"][1]["name"] == "Ben"
+    assert state(support, pclient, table)["seats"][1]["name"] == "Ben"
     # a private table is not joined
-    use(pclient, ana)
+    support.use(pclient, ana)
     private = pclient.post("/api/tables", json={"game": "toy", "players": 2}).json()["table"]
-    use(pclient, cal)
+    support.use(pclient, cal)
     refused = pclient.post(f"/api/tables/{private}/join", json={"seat": 1})
     assert refused.status_code == 403 and refused.json()["error"] == "private_table"
 
 
-def test_a_public_table_with_a_bot_starts_when_full(pclient):
-    ana, ben = register(pclient, "Ana"), register(pclient, "Ben")
-    use(pclient, ana)
+def test_a_public_table_with_a_bot_starts_when_full(pclient, support):
+    ana, ben = support.register(pclient, "Ana"), support.register(pclient, "Ben")
+    support.use(pclient, ana)
     body = {"game": "toy", "players": 3, "seed": 2, "public": True,
             "seats": [{"agent": "human"}, {"agent": "random"}, {"agent": "human"}]}
     table = pclient.post("/api/tables", json=body).json()["table"]
-    assert state(pclient, table)["move_number"] == 0  # the bot does not start alone
-    use(pclient, ben)
+    assert state(support, pclient, table)["move_number"] == 0  # the bot does not start alone
+    support.use(pclient, ben)
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 1}).json()["error"] == "seat_taken"
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 2}).status_code == 200
 
@@ -125,40 +108,40 @@ def test_a_public_table_with_a_bot_starts_when_full(pclient):
 def test_guest_turns_the_seat_into_an_account(pclient, support):
     data = support.create_table(pclient)  # a private table created by a guest
     table, token = data["table"], data["tokens"][1]
-    ben = register(pclient, "Ben")
-    use(pclient, ben)
+    ben = support.register(pclient, "Ben")
+    support.use(pclient, ben)
     claimed = pclient.post(f"/api/tables/{table}/claim", headers=support.bearer(token))
     assert claimed.status_code == 200 and claimed.json()["seat"] == 1
     me = pclient.get("/api/me").json()
     assert [(t["table"], t["seat"]) for t in me["tables"]] == [(table, 1)]
-    assert state(pclient, table, ben)["seat"] == 1  # from any device: the account opens the seat
-    use(pclient, None)  # the old link no longer opens it
+    assert state(support, pclient, table, ben)["seat"] == 1  # from any device: the account opens the seat
+    support.use(pclient, None)  # the old link no longer opens it
     old = pclient.get(f"/api/tables/{table}", headers=support.bearer(token))
     assert old.status_code == 401 and old.json()["error"] == "bad_token"
     # claiming needs an account and a valid token
-    cal = register(pclient, "Cal")
-    use(pclient, cal)
+    cal = support.register(pclient, "Cal")
+    support.use(pclient, cal)
     assert pclient.post(f"/api/tables/{table}/claim", headers=support.bearer(token)).status_code == 401
     assert pclient.post(f"/api/tables/{table}/claim").status_code == 401
-    use(pclient, None)
+    support.use(pclient, None)
     assert pclient.post(f"/api/tables/{table}/claim",
                         headers=support.bearer(data["tokens"][0])).status_code == 401
 
 
 def test_creator_reissues_an_invite_link(pclient, support):
-    ana, ben = register(pclient, "Ana"), register(pclient, "Ben")
-    use(pclient, ana)
+    ana, ben = support.register(pclient, "Ana"), support.register(pclient, "Ben")
+    support.use(pclient, ana)
     created = pclient.post("/api/tables", json={"game": "toy", "players": 2}).json()
     table, old = created["table"], created["seats"][1]["token"]
-    use(pclient, ben)
+    support.use(pclient, ben)
     refused = pclient.post(f"/api/tables/{table}/seats/1/invite")
     assert refused.status_code == 403 and refused.json()["error"] == "not_creator"
-    assert state(pclient, table, token=old)["seat"] == 1
-    use(pclient, ana)
+    assert state(support, pclient, table, token=old)["seat"] == 1
+    support.use(pclient, ana)
     fresh = pclient.post(f"/api/tables/{table}/seats/1/invite").json()
     assert fresh["invite"] == f"/table/{table}#token={fresh['token']}"
-    assert state(pclient, table, token=fresh["token"])["seat"] == 1
-    use(pclient, None)
+    assert state(support, pclient, table, token=fresh["token"])["seat"] == 1
+    support.use(pclient, None)
     assert pclient.get(f"/api/tables/{table}", headers=support.bearer(old)).status_code == 401
-    use(pclient, ana)
+    support.use(pclient, ana)
     assert pclient.post(f"/api/tables/{table}/seats/5/invite").status_code == 422

@@ -8,11 +8,9 @@ import math
 
 import pytest
 
-from mayagames.server.accounts import SESSION_COOKIE
 from mayagames.server.playerstore import Rating
 from mayagames.server.ratings import finishing_ranks, rate
 
-PASSWORD = "correct horse battery"
 MU, SIGMA, BETA, TAU = 25.0, 25.0 / 3, 25.0 / 6, 25.0 / 300  # openskill's defaults
 
 
@@ -50,46 +48,14 @@ def test_finishing_ranks():
     assert finishing_ranks([50, 30, 5], [0], last=[0]) == [3, 1, 2]  # timed out: last
 
 
-def register(client, name):
-    client.cookies.clear()
-    response = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert response.status_code == 201, response.text
-    return response.cookies[SESSION_COOKIE]
-
-
-def use(client, session):
-    client.cookies.clear()
-    client.cookies.set(SESSION_COOKIE, session)
-
-
-def play_out(client, table, sessions):
-    """Each account plays its first legal move until the game ends (bots move themselves)."""
-    import time
-
-    for _ in range(500):
-        client.cookies.clear()
-        state = client.get(f"/api/tables/{table}").json()
-        if state["terminal"]:
-            return state
-        seat = state["current_player"]
-        if seat not in sessions:
-            time.sleep(0.02)
-            continue
-        use(client, sessions[seat])
-        response = client.post(f"/api/tables/{table}/moves",
-                               json={"move_number": state["move_number"], "action_id": 0})
-        assert response.status_code in (200, 409), response.text
-    raise AssertionError("the game did not end")
-
-
-def test_a_rated_game_updates_both_accounts(pclient):
-    ana, ben = register(pclient, "Ana"), register(pclient, "Ben")
-    use(pclient, ana)
+def test_a_rated_game_updates_both_accounts(pclient, support):
+    ana, ben = support.register(pclient, "Ana"), support.register(pclient, "Ben")
+    support.use(pclient, ana)
     table = pclient.post("/api/tables", json={"game": "toy", "players": 2, "seed": 4, "public": True,
                                               "rated": True}).json()["table"]
-    use(pclient, ben)
+    support.use(pclient, ben)
     assert pclient.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
-    final = play_out(pclient, table, {0: ana, 1: ben})
+    final = support.play_out(pclient, table, {0: ana, 1: ben})
     board = pclient.get("/api/ratings/toy").json()["ratings"]
     assert len(board) == 2 and all(r["games"] == 1 for r in board)
     (mw, sw), (ml, sl) = hand_two_player((MU, SIGMA), (MU, SIGMA))
@@ -107,13 +73,13 @@ def test_a_rated_game_updates_both_accounts(pclient):
     assert set(state["ratings"]) == {"0", "1"} or set(state["ratings"]) == {0, 1}
 
 
-def test_bot_levels_are_on_the_same_ladder(pclient):
-    ana = register(pclient, "Ana")
-    use(pclient, ana)
+def test_bot_levels_are_on_the_same_ladder(pclient, support):
+    ana = support.register(pclient, "Ana")
+    support.use(pclient, ana)
     body = {"game": "toy", "players": 2, "seed": 8, "rated": True,
             "seats": [{"agent": "human"}, {"agent": "easy"}]}
     table = pclient.post("/api/tables", json=body).json()["table"]
-    play_out(pclient, table, {0: ana})
+    support.play_out(pclient, table, {0: ana})
     board = {r["player"]: r for r in pclient.get("/api/ratings/toy").json()["ratings"]}
     assert board["bot:easy"]["bot"] and board["bot:easy"]["games"] == 1
     assert board["bot:easy"]["name"] == "easy"
@@ -121,15 +87,15 @@ def test_bot_levels_are_on_the_same_ladder(pclient):
 
 
 def test_unrated_cases(pclient, support):
-    ana = register(pclient, "Ana")
-    use(pclient, ana)
+    ana = support.register(pclient, "Ana")
+    support.use(pclient, ana)
     refused = pclient.post("/api/tables", json={"game": "toy", "players": 2, "rated": True,
                                                 "seats": [{"agent": "human"}, {"agent": "random"}]})
     assert refused.status_code == 422 and refused.json()["error"] == "unrated_bot"
     pclient.cookies.clear()
     assert pclient.post("/api/tables", json={"game": "toy", "players": 2, "rated": True}).status_code == 401
     # a rated table whose invited guest never logged in is not rated
-    use(pclient, ana)
+    support.use(pclient, ana)
     created = pclient.post("/api/tables", json={"game": "toy", "players": 2, "seed": 2, "rated": True}).json()
     guest = created["seats"][1]["token"]
     table = created["table"]
@@ -139,7 +105,7 @@ def test_unrated_cases(pclient, support):
         if state["terminal"]:
             break
         if state["current_player"] == 0:
-            use(pclient, ana)
+            support.use(pclient, ana)
             headers = {}
         else:
             headers = support.bearer(guest)
@@ -194,19 +160,71 @@ def test_accounts_lobby_clock_and_ladder_on_postgresql(support, fake_clock):
                          fast_password_hashes=True, clock_tick=0.02,
                          limits=ServerLimits(allow_fixed_seed=True).without_rate_limits())
         with TestClient(app) as client:
-            ana, ben = register(client, "Ana"), register(client, "Ben")
-            use(client, ana)
+            ana, ben = support.register(client, "Ana"), support.register(client, "Ben")
+            support.use(client, ana)
             table = client.post("/api/tables", json={"game": "toy", "players": 2, "seed": 4,
                                                      "public": True, "rated": True,
                                                      "speed": "realtime:5+0"}).json()["table"]
-            use(client, ben)
+            support.use(client, ben)
             assert client.get("/api/tables?open=1").json()["tables"][0]["table"] == table
             assert client.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
             assert client.get("/api/me").json()["tables"][0]["clock"]["kind"] == "realtime"
-            play_out(client, table, {0: ana, 1: ben})
+            support.play_out(client, table, {0: ana, 1: ben})
             board = client.get("/api/ratings/toy").json()["ratings"]
             assert sorted(r["name"] for r in board) == ["Ana", "Ben"]
     finally:
         cleanup = Database(os.environ["DATABASE_URL"], schema=schema)
         cleanup.drop_schema()
         cleanup.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not __import__("os").environ.get("DATABASE_URL"),
+                    reason="DATABASE_URL is not set (no PostgreSQL)")
+def test_two_games_ending_at_once_lose_no_update(monkeypatch):
+    """Two rated games of one player end at the same moment (two instances): the second
+    update waits for the first (its rows are locked), so both count. The update is slowed
+    so that, without the lock, both would read the ratings before either wrote."""
+    import os
+    import threading
+    import time
+    import uuid
+
+    from mayagames.server import ratings
+    from mayagames.server.db import Database
+    from mayagames.server.playerstore import PlayerStore
+
+    slow_rate = ratings.rate
+
+    def slowly(players, ranks):
+        time.sleep(0.3)
+        return slow_rate(players, ranks)
+
+    monkeypatch.setattr(ratings, "rate", slowly)
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    db = Database(os.environ["DATABASE_URL"], schema=schema)
+    try:
+        db.create_schema()
+        store = PlayerStore(db)
+        start = threading.Barrier(2)
+
+        def finish(opponent):
+            start.wait()
+            ratings.record_game(store, "toy", None, ["account:1", opponent], ["Ana", opponent],
+                                [1, 2], 1.0)
+
+        threads = [threading.Thread(target=finish, args=(f"account:{n}",)) for n in (2, 3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        ana = store.ratings("toy", ["account:1"])["account:1"]
+        assert ana.games == 2
+        assert len(store.history("account:1", 10)) == 2
+        # the result of the two games one after the other (both won against new players)
+        once = rate([Rating("account:1", "Ana", MU, SIGMA, 0), Rating("b", "b", MU, SIGMA, 0)], [1, 2])[0]
+        twice = rate([once, Rating("c", "c", MU, SIGMA, 0)], [1, 2])[0]
+        assert (ana.mu, ana.sigma) == pytest.approx((twice.mu, twice.sigma), abs=1e-9)
+    finally:
+        db.drop_schema()
+        db.dispose()

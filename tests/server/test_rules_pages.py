@@ -69,3 +69,22 @@ def test_games_list_options_in_plain_language(client):
                 assert set(option["choice_labels"]) == {str(c) for c in option["choices"]}
                 assert all(label and "_" not in label for label in option["choice_labels"].values())
     assert games["toy"]["rules"] is None
+
+
+@pytest.mark.parametrize("game", ["tikal", "tzolkin"])
+def test_every_rules_link_of_the_board_module_has_its_section(game):
+    """The board's details link to sections of the rules page (data-rules): each anchor a
+    module names is a heading of that game's page, and the catalogue items have one."""
+    from mayagames.web import STATIC_DIR
+
+    module = (STATIC_DIR / "games" / f"{game}.js").read_text()
+    table = re.search(r"const RULES = \{(.*?)\};", module, re.S)
+    assert table, "the module names its rules sections in one RULES table"
+    sections = dict(re.findall(r'(\w+): "([a-z0-9-]+)"', table.group(1)))
+    used = set(re.findall(r"RULES\.(\w+)", module))
+    assert used == set(sections)  # every section named is used, every one used is named
+    named = set(sections.values())
+    assert named and named <= set(section_ids(get_game(game))), named - set(section_ids(get_game(game)))
+    wanted = {"tikal": {"components", "action-cards", "museum-directors", "scoring"},
+              "tzolkin": {"buildings", "monuments", "technologies", "temples", "the-gears"}}[game]
+    assert wanted <= named

@@ -119,46 +119,55 @@ class HeuristicAgent:
                         if not view.reveals_information(action):
                             known[i] = value
                     else:
-                        revealed = [False]
-                        value = value_after(world, action, seat, estimate, depth, public, revealed)
-                        if not revealed[0]:
+                        value, revealed = look_through(world, action, seat, estimate, depth, public)
+                        if not revealed:
                             known[i] = value
                 totals[i] += value
         return [t / self.samples for t in totals]
 
 
 def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
-                public: bool = False, revealed: list[bool] | None = None) -> float:
+                public: bool = False) -> float:
     """The margin of ``seat`` after ``action`` in ``world``: the true one at the end of the
     game, else the estimate from the seat's own view; with ``depth`` > 1, the best margin
     over the seat's own next decisions while it keeps the move (a compound turn: pick up
     a worker, then choose its action), forced decisions not counted. ``public``: the
     estimate reads only public information (:func:`hooks.public_estimate`), so the state
-    itself stands for the seat's view. ``revealed``: a one-element flag set to True when
-    any action applied on the way reveals information (``State.reveals_information``),
-    i.e. when the value may differ between sampled worlds."""
+    itself stands for the seat's view."""
+    return look_through(world, action, seat, estimate, depth, public, track=False)[0]
+
+
+def look_through(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
+                 public: bool = False, track: bool = True) -> tuple[float, bool]:
+    """:func:`value_after`, and (``track``) whether any action applied on the way revealed
+    information (``State.revealed_by``): if none did, the value is the same in every world
+    sampled from the same view, for a public estimate in a game that flags all chance."""
     after = world.clone()
     after.apply_unchecked(action)
-    if revealed is not None and not revealed[0] and world.revealed_by(action, after):
-        revealed[0] = True
+    revealed = track and world.revealed_by(action, after)
     forced = 0
     while True:
         if after.is_terminal:  # the true result; a won tie-break beats a lost one
-            return margin(after.scores(), seat) + (TIE_BREAK_WIN if seat in after.winners() else 0.0)
+            return (margin(after.scores(), seat) + (TIE_BREAK_WIN if seat in after.winners() else 0.0),
+                    revealed)
         if depth <= 1 or after.current_player != seat:
             break
         legal = after.legal_actions()
         if len(legal) > 1:
-            return max(value_after(after, a, seat, estimate, depth - 1, public, revealed)
-                       for a in legal)
+            values = []
+            for choice in legal:
+                value, seen = look_through(after, choice, seat, estimate, depth - 1, public, track)
+                values.append(value)
+                revealed = revealed or seen
+            return max(values), revealed
         if forced >= MAX_FORCED:
             break
-        if revealed is None or revealed[0]:
-            after.apply_unchecked(legal[0])
-        else:
+        if track and not revealed:
             before, after = after, after.clone()
             after.apply_unchecked(legal[0])
-            revealed[0] = before.revealed_by(legal[0], after)
+            revealed = before.revealed_by(legal[0], after)
+        else:
+            after.apply_unchecked(legal[0])
         forced += 1
     # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
-    return margin(estimate(after if public else after.view(seat)), seat)
+    return margin(estimate(after if public else after.view(seat)), seat), revealed

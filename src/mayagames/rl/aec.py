@@ -198,7 +198,7 @@ class MayaAECEnv(AECEnv):
     @property
     def game_state(self):
         """The true engine state (hidden parts included): for research and tests, never
-        to be handed to a learning seat; observations use only views."""
+        to be handed to a learning seat; observations show only what each seat may see."""
         return self._live_episode().state
 
     def record(self) -> GameRecord:

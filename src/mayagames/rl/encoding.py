@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -143,6 +143,16 @@ class ActionCodec(ABC):
             table[index] = action
         return table
 
+    #: the codec reads only public parts of a view (and the seat): :meth:`legal_index_seat`
+    #: may be given the true state instead of the seat's view
+    public = False
+
+    def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
+        """:meth:`legal_index` for ``seat`` (the current player) in ``state``. A codec
+        that declares ``public`` answers from the true state; otherwise the seat's view is
+        built first."""
+        return self.legal_index(state.view(seat), legal)
+
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
         """The 0/1 ``int8`` mask of the indices in ``table``."""
         mask = np.zeros(self.size, dtype=np.int8)
@@ -193,6 +203,11 @@ class TableCodec(ActionCodec):
         except KeyError:
             raise EncodingError(f"{action!r} is not in the action table") from None
 
+    public = True  # context-free: the view is not even read
+
+    def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
+        return self.legal_index(state, legal)
+
     def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, with one table lookup per action."""
         index = self.index
@@ -230,30 +245,118 @@ def scaled(value: float, top: float, low: float = 0.0) -> float:
     return min(max(value / top, low), 1.0)
 
 
-class EntryCache:
-    """The (offset, value) entries of observation field groups, each remembered with the
-    inputs it was computed from (``key``: immutable copies, e.g. tuples of the state's
-    lists). Between two moves most groups do not change; a group whose key equals the
-    remembered one reuses its entries instead of recomputing them."""
+def snapshot(key: object) -> object:
+    """A copy of ``key`` that later changes of the lists in it cannot reach: a list is
+    copied (a list of lists two levels deep: lists in a key hold one kind of item), a
+    tuple rebuilt with its lists copied; other values are kept."""
+    kind = type(key)
+    if kind is list:
+        return [x[:] for x in key] if key and type(key[0]) is list else key[:]
+    if kind is tuple:
+        return tuple([snapshot(x) if type(x) is list or type(x) is tuple else x for x in key])
+    return key
 
-    def __init__(self) -> None:
-        self._groups: dict[object, tuple[object, list[int], list[float]]] = {}
 
-    def extend(self, name: object, key: object, compute: Callable[[list[int], list[float]], None],
-               at: list[int], val: list[float]) -> None:
-        """Append group ``name``'s entries for ``key`` to ``at``/``val`` (``compute``
-        appends them to the two lists it is given when ``key`` is new)."""
-        hit = self._groups.get(name)
-        if hit is None or hit[0] != key:
-            entries: tuple[list[int], list[float]] = ([], [])
-            compute(*entries)
-            hit = self._groups[name] = (key, *entries)
-        at += hit[1]
-        val += hit[2]
+class Canvas:
+    """One seat's observation kept between calls and updated field group by field group.
+
+    Each group of observation fields is drawn with the inputs it reads. A group whose
+    inputs equal those it was last drawn with is left as it is; a changed group clears the
+    entries it wrote last time and writes its new ones. All writes of one update are
+    collected as (offset, value) lists and written with one ``ndarray.put`` by
+    :meth:`flush` (later entries win, so a cleared offset can be written again). Groups
+    must write disjoint offsets (each owns its fields). A canvas made over a zero array
+    draws every group on its first update (:meth:`ObservationEncoder.fill`).
+    """
+
+    __slots__ = ("obs", "keys", "spots", "at", "val")
+
+    def __init__(self, obs: np.ndarray) -> None:
+        self.obs = obs
+        self.keys: dict[object, object] = {}  # group -> the inputs it was drawn with
+        self.spots: dict[object, tuple[list[int], list[float]]] = {}  # group -> its entries
+        self.at: list[int] = []  # pending writes (see flush)
+        self.val: list[float] = []
+
+    def group(self, name: object, key: object, draw: Callable[[list[int], list[float]], None]) -> None:
+        """Draw group ``name`` (``draw`` appends its entries to the two lists it gets)
+        unless its inputs ``key`` (plain values, lists and tuples of them, compared with
+        ``==``) are those it was last drawn with."""
+        keys = self.keys
+        if name in keys and keys[name] == key:
+            return
+        self.redraw(name, draw)
+        keys[name] = snapshot(key)  # after a draw that did not raise
+
+    def changed(self, name: object, key: object) -> bool:
+        """Whether ``key`` differs from the one last given under ``name`` (remembered now):
+        a cheap test before drawing several groups that read parts of the same inputs."""
+        keys = self.keys
+        if name in keys and keys[name] == key:
+            return False
+        keys[name] = snapshot(key)
+        return True
+
+    def redraw(self, name: object, draw: Callable[[list[int], list[float]], None]) -> None:
+        """Draw group ``name`` again; only entries that differ from the last drawing are
+        written (for a group whose inputs change at nearly every call)."""
+        at: list[int] = []
+        val: list[float] = []
+        draw(at, val)
+        old = self.spots.get(name)
+        if old is not None:
+            if old[0] == at and old[1] == val:
+                return
+            self.at += old[0]
+            self.val += [0.0] * len(old[0])
+        self.at += at
+        self.val += val
+        self.spots[name] = (at, val)
+
+    def items(self, name: object, values: list, draw: Callable[[int, Any, list[int], list[float]], None],
+              fixed: bool = False) -> None:
+        """A group made of one entry set per item of the flat list ``values``:
+        ``draw(i, value, at, val)`` appends item ``i``'s entries, a function of ``i`` and
+        ``value`` alone. Only items whose value changed are drawn again; ``fixed``: an
+        item's offsets do not depend on its value (each drawing overwrites the last), else
+        the old entries are cleared first."""
+        old = self.keys.get(name)
+        at, val = self.at, self.val
+        if old is None or len(old) != len(values):
+            if old is not None:
+                self._clear_items(old, draw)
+            for i, value in enumerate(values):
+                draw(i, value, at, val)
+        elif old != values:
+            for i, (value, was) in enumerate(zip(values, old)):
+                if value != was:
+                    if not fixed:
+                        cleared: list[int] = []
+                        draw(i, was, cleared, [])
+                        at += cleared
+                        val += [0.0] * len(cleared)
+                    draw(i, value, at, val)
+        else:
+            return
+        self.keys[name] = values[:]
+
+    def _clear_items(self, old: list, draw: Callable[[int, Any, list[int], list[float]], None]) -> None:
+        cleared: list[int] = []
+        for i, value in enumerate(old):
+            draw(i, value, cleared, [])
+        self.at += cleared
+        self.val += [0.0] * len(cleared)
+
+    def flush(self) -> np.ndarray:
+        """Write the pending entries; the observation array."""
+        if self.at:
+            self.obs.put(self.at, self.val)
+            self.at, self.val = [], []
+        return self.obs
 
 
 class ObservationEncoder(ABC):
-    """A flat ``float32`` observation of one seat, built from that seat's view only."""
+    """A flat ``float32`` observation of one seat, of what that seat may see (its view)."""
 
     def __init__(self, num_players: int) -> None:
         self.num_players = num_players
@@ -266,6 +369,16 @@ class ObservationEncoder(ABC):
     @abstractmethod
     def fill(self, view: State, obs: np.ndarray) -> None:
         """Write the fields of ``view`` (seen by ``view.viewer``) into ``obs``."""
+
+    #: the observation reads only what every seat sees (hidden lists by their lengths, a
+    #: seat's secrets only for that seat): :meth:`observe_seat` may be given the true state,
+    #: and gives the same observation as the seat's view, bit for bit (tested per game)
+    public = False
+
+    def observe_seat(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state``. An encoder that declares ``public`` reads
+        the state itself; otherwise the seat's view is built first."""
+        return self.observe(state.view(seat))
 
     def observe(self, view: State) -> np.ndarray:
         """The observation of ``view.viewer``; a true state (no viewer) is refused."""

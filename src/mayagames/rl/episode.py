@@ -53,15 +53,23 @@ class Episode:
         return self._views[seat]
 
     def observation(self, seat: int) -> np.ndarray:
-        """``seat``'s observation vector, built from its view only."""
+        """``seat``'s observation vector: from its view, or, for an encoder that reads only
+        what the seat may see (``public``), from the state itself, which gives the same
+        vector without copying the state."""
+        if self.observer.public:
+            return self.observer.observe_seat(self.state, seat)
         return self.observer.observe(self.view(seat))
 
     def legal_table(self) -> dict[int, Action]:
         """Index -> legal action of the current player (empty at the end)."""
         if self._table is None:
             seat = self.current_player
-            self._table = {} if seat is None else self.codec.legal_index(
-                self.view(seat), self.state.legal_actions())
+            if seat is None:
+                self._table = {}
+            elif self.codec.public:
+                self._table = self.codec.legal_index_seat(self.state, seat, self.state.legal_actions())
+            else:
+                self._table = self.codec.legal_index(self.view(seat), self.state.legal_actions())
         return self._table
 
     def mask(self, seat: int) -> np.ndarray:

@@ -8,7 +8,8 @@
   and its expiry. An expired or unknown session is refused with 401, never taken as a guest.
 * Failed logins are counted per account name and per client address in a sliding
   window; past the limit every login attempt for that name or from that address is refused
-  with 429 (a right password too) until the window has passed.
+  with 429 (a right password too) until the window has passed. The failures are stored in
+  the database, so the instances sharing one count them together.
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import time
 import unicodedata
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from argon2 import PasswordHasher
@@ -101,38 +100,34 @@ class Throttled(ServerError):
         self.retry_after = wait
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoginThrottle:
-    """Failed logins per name and per address in the last ``window`` seconds."""
+    """The policy on failed logins: at most ``per_name`` per account name and
+    ``per_address`` per client address in the last ``window`` seconds.
+
+    The failures themselves are stored in the database (``login_failures``, see
+    :class:`~.playerstore.PlayerStore`), so every instance on one database counts the same
+    ones: a guesser spreading attempts over instances gains nothing. Keys are SHA-256
+    digests (no names or addresses in clear in that table)."""
 
     per_name: int = 5
     per_address: int = 20
     window: float = 300.0
-    clock: Clock = time.time
-    failures: dict[str, deque[float]] = field(default_factory=dict)
 
-    def _recent(self, key: str) -> deque[float]:
-        stamps = self.failures.setdefault(key, deque())
-        cutoff = self.clock() - self.window
-        while stamps and stamps[0] <= cutoff:
-            stamps.popleft()
-        if not stamps:
-            del self.failures[key]
-            return deque()
-        return stamps
+    def keys(self, name: str, address: str) -> list[tuple[str, int]]:
+        """The counters a login attempt is checked against: (key, limit)."""
+        return [(throttle_key(f"name:{name_key(name.strip())}"), self.per_name),
+                (throttle_key(f"addr:{address}"), self.per_address)]
 
-    def check(self, name: str, address: str) -> None:
-        """Refuse (429) a login for a name or from an address with too many recent failures."""
-        for key, limit in ((f"name:{name_key(name)}", self.per_name),
-                           (f"addr:{address}", self.per_address)):
-            stamps = self._recent(key)
-            if len(stamps) >= limit:
-                wait = int(stamps[0] + self.window - self.clock()) + 1
-                raise Throttled(wait)
+    def check(self, keys: list[tuple[str, int]], found: dict[str, tuple[int, float]],
+              now: float) -> None:
+        """Refuse (429) when a key has ``limit`` failures in the window; ``found``: per key
+        (failures in the window, time of the oldest)."""
+        for key, limit in keys:
+            count, oldest = found.get(key, (0, now))
+            if count >= limit:
+                raise Throttled(int(oldest + self.window - now) + 1)
 
-    def failed(self, name: str, address: str) -> None:
-        now = self.clock()
-        for key in (f"name:{name_key(name)}", f"addr:{address}"):
-            self.failures.setdefault(key, deque()).append(now)
-        if len(self.failures) > 100_000:  # bounded memory under a flood of names
-            self.failures.clear()
+
+def throttle_key(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -274,14 +274,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
                           token: str | None = Depends(bearer_token),
                           acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """The position as the token's (else the account's) seat sees it (else a spectator's)."""
-        return room.message(players.seat_for(room, token, acc))
+        return room.message(await players.seat(room, token, acc))
 
     @app.post("/api/tables/{table_id}/moves", dependencies=[Depends(move_request)])
     async def move(req: MoveRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token),
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Play for the token's (else the account's) seat; ``move_number`` must be the current one."""
-        seat = seat_required(players.seat_for(room, token, acc))
+        seat = seat_required(await players.seat(room, token, acc))
         room = await service.play(room, seat, req.move_number, action_id=req.action_id,
                                   text=req.action)
         return room.message(seat)
@@ -290,19 +290,25 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     async def undo(req: UndoRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token),
                    acc: Account | None = Depends(account)) -> dict[str, Any]:
-        seat = seat_required(players.seat_for(room, token, acc))
+        seat = seat_required(await players.seat(room, token, acc))
         room = await service.undo(room, seat, req.move_number)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/rematch", status_code=201)
     async def rematch(request: Request, room: Room = Depends(room_of),
-                      token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """A new game of a finished table: same seats and options, a new seed. The first
-        call creates it; each seat's token holder gets that seat's new invite (once)."""
-        seat = seat_required(room.seat_of_token(token))
+                      token: str | None = Depends(bearer_token),
+                      acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """A new game of a finished table: same seats (and accounts) and options, a new seed.
+        The first call creates it; each guest seat's token holder gets that seat's new invite
+        (once); an account's seat is opened by its session (no invite)."""
+        seat = seat_required(await players.seat(room, token, acc))
         if room.rematch is None:  # creating a table: the rate of new tables applies
             service.check_rate("tables", client_address(request), limits.rate_tables, "new tables")
-        new_room, token_of_seat = await service.rematch(room, seat)
+        new_room, token_of_seat, created = await service.rematch(
+            room, seat, players.rematch_preparer(room),
+            hand_out=bool(token) and players.rematch_seat(room, seat))
+        if created:
+            await players.rematch_started(room)
         seats = []
         for public in new_room.seats_public():
             mine = public["seat"] == seat and token_of_seat is not None
@@ -317,7 +323,7 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
                      token: str | None = Depends(bearer_token),
                      acc: Account | None = Depends(viewer)) -> dict[str, Any]:
         """One frame of a replay: a finished game from any side, else only one's own side."""
-        return service.replay_frame(room, players.seat_for(room, token, acc), step, perspective)
+        return service.replay_frame(room, await players.seat(room, token, acc), step, perspective)
 
     @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
@@ -357,7 +363,7 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
         except ServerError:
             account = None
         session = SocketSession(service, room, sub, client_address(ws),
-                                lambda token: players.seat_for(room, token, account))
+                                lambda token: players.seat(room, token, account))
         try:
             while True:
                 message = await ws.receive()
@@ -414,7 +420,8 @@ class SocketSession:
                  seat_of: Any = None) -> None:
         self.service, self.room, self.sub = service, room, sub
         self.address = address
-        self.seat_of = seat_of or room.seat_of_token  # token -> seat (an account's without one)
+        self.seat_of = seat_of or (lambda token: service.seat_of_token(room, token))
+        # token -> seat, awaited (an account's seat without a token)
         self.greeted = False
         self.token: str | None = None
         self.rates = RateLimiter(max_keys=4)  # this socket's own message bucket
@@ -451,7 +458,7 @@ class SocketSession:
         if isinstance(request, WsHello):
             self.check_flood("state", self.address, self.service.limits.rate_state,
                              "state requests from one address")
-            seat = self.seat_of(request.token)
+            seat = await self.seat_of(request.token)
             if self.service.db.shared:
                 await self.service.refresh(self.room)
             self.service.subscribe(self.room, self.sub, seat)

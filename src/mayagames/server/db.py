@@ -26,7 +26,7 @@ import datetime as dt
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 try:
     import fcntl
@@ -37,6 +37,7 @@ from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer
                         create_engine, delete, event, false, func, insert, inspect, select, text,
                         update)
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 DEFAULT_URL = "sqlite:///mayagames.db"
@@ -93,6 +94,9 @@ class MoveRow(Base):
     text: Mapped[str] = mapped_column(String(256))
     seat: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # the move told as the log tells it (rooms.entry_to_json), so that loading the table
+    # need not tell every move again; null in rows stored before (they are told anew)
+    told: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class BotLeaseRow(Base):
@@ -110,6 +114,25 @@ class BotLeaseRow(Base):
                                           primary_key=True)
     owner: Mapped[str] = mapped_column(String(64))
     expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RematchRow(Base):
+    """The rematch of a finished table: the new table (one per table, whoever asks first).
+
+    The link is inserted in the new table's own transaction, so the rematch exists in
+    full or not at all, and two instances racing to start it cannot both succeed (the
+    primary key): the loser rolls back and joins the winner's table."""
+
+    __tablename__ = "game_rematches"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    rematch_id: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchTaken(Exception):
+    """Another writer (perhaps another instance) started the table's rematch first."""
 
 
 class SingleInstanceError(RuntimeError):
@@ -163,11 +186,13 @@ class StoredTable:
     status: str = "playing"
     result: dict[str, Any] | None = None
     moves: list[tuple[str, int]] = field(default_factory=list)  # (notation, seat)
+    told: list[Any] = field(default_factory=list)  # each move's stored log entry (or None)
     move_count: int = 0
     version: int = 0
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
     seed_fixed: bool = False
+    rematch: str | None = None  # the table of its rematch, once one was started
 
 
 @dataclass
@@ -312,7 +337,20 @@ class Database:
         return os.path.abspath(name)
 
     # --- writes ---------------------------------------------------------
-    def insert_table(self, table: StoredTable) -> None:
+    def insert_table(self, table: StoredTable, rematch_of: str | None = None,
+                     also: Sequence[Callable[[Session], None]] = ()) -> None:
+        """Store a new table; ``also``: more writes of the same transaction (its lobby
+        settings); ``rematch_of``: the finished table it is the rematch of (raises
+        :class:`RematchTaken`, nothing stored, if that one has a rematch already)."""
+        try:
+            self._insert_table(table, rematch_of, also)
+        except IntegrityError as exc:
+            if rematch_of is not None and self.rematch_of(rematch_of) is not None:
+                raise RematchTaken(rematch_of) from exc
+            raise
+
+    def _insert_table(self, table: StoredTable, rematch_of: str | None,
+                      also: Sequence[Callable[[Session], None]]) -> None:
         stamp = now()
         with Session(self.engine) as session, session.begin():
             session.add(TableRow(
@@ -324,10 +362,47 @@ class Database:
             session.add_all(SeatRow(table_id=table.id, seat=i, name=s.name, agent=s.agent,
                                     token_hash=s.token_hash)
                             for i, s in enumerate(table.seats))
+            session.flush()
+            for write in also:
+                write(session)
+            if rematch_of is not None:  # last: a race is lost here (the primary key)
+                session.add(RematchRow(table_id=rematch_of, rematch_id=table.id,
+                                       created_at=stamp))
+                session.flush()
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The table of ``table_id``'s rematch (None: none was started)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(RematchRow.rematch_id)
+                                .where(RematchRow.table_id == table_id)).scalar_one_or_none()
+
+    def hand_out_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a person's seat without a token this token's hash; False (nothing changed)
+        if the seat has one already: a conditional update, so two instances cannot both
+        hand out the seat."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.agent == "human",
+                SeatRow.token_hash.is_(None)).values(token_hash=token_hash))
+            return done.rowcount == 1
+
+    def load_seats(self, table_id: str) -> list[StoredSeat]:
+        """The seat rows of a table (names and token hashes change: joins, claims, links)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SeatRow.name, SeatRow.agent, SeatRow.token_hash)
+                                .where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
+            return [StoredSeat(r[0], r[1], r[2]) for r in rows]
+
+    def notify_table(self, table_id: str, origin: str) -> None:
+        """Tell the other instances that a table's seats or settings changed (not its
+        moves): its seats, owners, clock, zombies or rematch; they reload them."""
+        if self.shared:
+            with self.engine.begin() as conn:
+                self._notify(conn, {"t": table_id, "op": "table", "i": origin})
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
                     status: str, result: dict[str, Any] | None,
-                    expected: int | None = None) -> int:
+                    expected: int | None = None, told: dict[str, Any] | None = None) -> int:
         """Store move ``number`` if the table is still at version ``expected``; returns the
         new version. Raises :class:`StaleWrite` (nothing stored) if another write came
         first, IntegrityError if the number is taken.
@@ -341,7 +416,7 @@ class Database:
             version = self._compare_and_set(conn, table_id, expected, {
                 "move_count": number, "status": status, "result": result, "updated_at": stamp})
             conn.execute(INSERT_MOVE, {"table_id": table_id, "number": number, "text": text_,
-                                       "seat": seat, "created_at": stamp})
+                                       "seat": seat, "created_at": stamp, "told": told})
             self._notify(conn, {"t": table_id, "v": version, "op": "move", "n": number,
                                 "m": text_, "s": seat})
         return version
@@ -427,9 +502,14 @@ class Database:
             if row is None:
                 return None
             moves = session.execute(
-                select(MoveRow.text, MoveRow.seat).where(MoveRow.table_id == table_id)
+                select(MoveRow.text, MoveRow.seat, MoveRow.told).where(MoveRow.table_id == table_id)
                 .order_by(MoveRow.number)).all()
-            return _stored(row, [(m.text, m.seat) for m in moves])
+            rematch = session.execute(select(RematchRow.rematch_id)
+                                      .where(RematchRow.table_id == table_id)).scalar_one_or_none()
+            stored = _stored(row, [(m.text, m.seat) for m in moves])
+            stored.rematch = rematch
+            stored.told = [m.told for m in moves]
+            return stored
 
     def table_ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:
         """Table ids, oldest first; ``with_bots``: only tables with a bot seat."""
@@ -542,16 +622,21 @@ def notify_channel(schema: str) -> str:
 
 
 ADDED_COLUMNS = {  # columns newer than the first schema: added to older databases
-    "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
-    "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
+    "game_tables": {
+        "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
+        "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
+    },
+    "game_moves": {
+        "told": "JSON",  # null: the move is told again when the table loads
+    },
 }
 
 
 def add_missing_columns(conn: Connection, schema: str | None) -> None:
     """Databases made before a column of :data:`ADDED_COLUMNS` existed get it."""
-    table = TableRow.__tablename__
-    columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
-    name = f'"{schema}".{table}' if schema else table
-    for column, kind in ADDED_COLUMNS.items():
-        if column not in columns:
-            conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))
+    for table, added in ADDED_COLUMNS.items():
+        columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
+        name = f'"{schema}".{table}' if schema else table
+        for column, kind in added.items():
+            if column not in columns:
+                conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))

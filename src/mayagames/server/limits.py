@@ -73,6 +73,7 @@ class ServerLimits:
     rate_moves_address: Rate | None = Rate(300, 10)  # moves and undos per client address
     rate_state: Rate | None = Rate(60, 10)           # state requests (hello, GET) per address
     rate_socket: Rate | None = Rate(120, 10)         # messages per WebSocket (flood: closed)
+    rate_analysis: Rate | None = Rate(20, 60)        # review and hint requests per address
     # memory
     max_tables_in_memory: int = 500          # loaded tables kept; the least recent idle go first
     idle_seconds: float = 600.0              # a table nobody watches is unloaded after this
@@ -118,7 +119,8 @@ class ServerLimits:
         return replace(self, **{name: None for name in RATE_FIELDS})
 
 
-RATE_FIELDS = ("rate_tables", "rate_moves", "rate_moves_address", "rate_state", "rate_socket")
+RATE_FIELDS = ("rate_tables", "rate_moves", "rate_moves_address", "rate_state", "rate_socket",
+               "rate_analysis")
 
 
 def parse_setting(name: str, raw: str) -> Any:

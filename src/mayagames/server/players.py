@@ -26,6 +26,7 @@ from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_c
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
+from .service import Extension, Prepare
 
 log = logging.getLogger("mayagames.server")
 Clock = Callable[[], float]
@@ -51,13 +52,14 @@ class Players:
         self.clock = clock
         self.tick = tick
         self.passwords = Passwords(fast=fast_hashes)
-        self.throttle = LoginThrottle(clock=lambda: self.clock())
+        self.throttle = LoginThrottle()
         self.meta: dict[str, TableMeta] = {}
         self.deadlines: dict[str, float] = {}
         self.chat_sent: dict[str, deque[float]] = {}
         self.keeper: asyncio.Task[None] | None = None
         service.on_load.append(self.on_load)
         service.on_move.append(self.on_move)
+        service.on_change.append(self.on_change)
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.service.in_db(fn, *args)
@@ -95,13 +97,18 @@ class Players:
         return secret
 
     async def login(self, name: str, password: str, address: str) -> tuple[Account, str]:
-        self.throttle.check(name, address)
+        keys = self.throttle.keys(name, address)
+        now = self.clock()
+        found = await self.db(self.store.login_failures, [k for k, _ in keys],
+                              now - self.throttle.window)
+        self.throttle.check(keys, found, now)
         found = await self.db(self.store.account_by_key, name_key(name.strip()))
         if found is None:
             await self.hashing(self.passwords.dummy_verify, password)
         elif await self.hashing(self.passwords.verify, found[1], password):
             return found[0], await self.new_session(found[0])
-        self.throttle.failed(name, address)
+        await self.db(self.store.add_login_failures, [k for k, _ in keys], self.clock(),
+                      self.clock() - self.throttle.window)
         raise ServerError(401, "bad_login", "wrong name or password")
 
     async def logout(self, secret: str | None) -> None:
@@ -148,62 +155,71 @@ class Players:
                               "yours")
         return speed
 
-    def preparer(self, req: Any, account: Account | None,
-                 speed: Speed) -> Callable[[Room], Awaitable[None]]:
+    def preparer(self, req: Any, account: Account | None, speed: Speed) -> Prepare:
         """What a new table stores besides its game (called by ``create_table``)."""
-        async def prepare(room: Room) -> None:
+        async def prepare(room: Room) -> Extension:
             humans = [i for i, s in enumerate(room.stored.seats) if s.agent == HUMAN]
             meta = TableMeta(public=req.public, rated=req.rated, speed=speed.text,
                              zombie=req.zombie, creator_id=account.id if account else None,
                              clock=new_clock(speed, room.stored.num_players))
-            names: dict[int, str] = {}
-            tokens: dict[int, str | None] = {}
             if account is not None and humans:
                 meta.owners[humans[0]] = account.id
-                meta.owner_names[humans[0]] = names[humans[0]] = account.name
+                meta.owner_names[humans[0]] = account.name
+                room.stored.seats[humans[0]].name = account.name
             if req.public:  # the other people's seats are taken in the lobby, not by links
                 for seat in humans[1:]:
-                    tokens[seat] = None
-                    names[seat] = "Open seat"
+                    room.stored.seats[seat].name = "Open seat"
+                    room.stored.seats[seat].token_hash = None
             meta.full = not req.public or len(humans) <= 1
-            for seat, name in names.items():
-                room.stored.seats[seat].name = name
-            for seat in tokens:
-                room.stored.seats[seat].token_hash = None
             if meta.full and meta.clock is not None:
                 run_for(meta.clock, speed, self.clocked_seat(room, meta), self.clock())
-            await self.db(self.store.insert_meta, room.id, meta, names, tokens)
-            await self.adopt(room, meta)
+            return self.extension(room, meta)
         return prepare
 
-    def rematch_preparer(self, old: Room) -> Callable[[Room], Awaitable[None]]:
+    def extension(self, room: Room, meta: TableMeta) -> Extension:
+        return Extension(write=lambda s: self.store.add_meta(s, room.id, meta),
+                         adopt=lambda: self.adopt(room, meta))
+
+    def rematch_preparer(self, old: Room) -> Prepare:
         """What a rematch of ``old`` stores: the same accounts in the same seats (no links
         needed for them), the same speed, rating and zombie level; a private table that
-        starts at once. The old table then points to the new one (``lobby.rematch``)."""
+        starts at once."""
         before = self.meta_of(old)
 
-        async def prepare(room: Room) -> None:
+        async def prepare(room: Room) -> Extension:
             speed = parse_speed(before.speed)
             meta = TableMeta(public=False, rated=before.rated, speed=before.speed,
                              zombie=before.zombie, creator_id=before.creator_id,
                              clock=new_clock(speed, room.stored.num_players),
                              owners=dict(before.owners), owner_names=dict(before.owner_names))
-            names = dict(before.owner_names)
-            tokens: dict[int, str | None] = {seat: None for seat in before.owners}
-            for seat, name in names.items():
+            for seat, name in meta.owner_names.items():
                 room.stored.seats[seat].name = name
                 room.stored.seats[seat].token_hash = None
             if meta.clock is not None:
                 run_for(meta.clock, speed, self.clocked_seat(room, meta), self.clock())
-            await self.db(self.store.insert_meta, room.id, meta, names, tokens)
-            await self.adopt(room, meta)
-            before.rematch = room.id
-            await self.db(self.store.ensure_meta, old.id)
-            await self.db(self.store.set_rematch, old.id, room.id)
-            self.decorate(old, before)
-            await self.post(old, "", None, "A rematch is offered: the same players at a new "
-                            f"table ({room.id}).", system=True)
+            return self.extension(room, meta)
         return prepare
+
+    async def rematch_started(self, old: Room) -> None:
+        """Tell the old table's chat that a rematch was started (once, by its creator)."""
+        await self.post(old, "", None, "A rematch is offered: the same players at a new "
+                        f"table ({old.rematch}).", system=True)
+
+    def rematch_seat(self, room: Room, seat: int) -> bool:
+        """Whether ``seat``'s holder gets a new invite token for the rematch (a guest's
+        seat; an account's seat is opened by its session)."""
+        return seat not in self.meta_of(room).owners
+
+    async def on_change(self, room: Room) -> None:
+        """The table's settings changed elsewhere (another instance, a rematch): read them
+        again (clock, zombies, owners)."""
+        meta = await self.db(self.store.load_meta, room.id)
+        if meta is not None:
+            await self.adopt(room, meta)
+
+    async def changed(self, room: Room) -> None:
+        """This instance changed the table's settings: tell the other instances."""
+        await self.service.announce(room.id)
 
     @staticmethod
     def visible_tokens(room: Room, tokens: list[str | None]) -> list[str | None]:
@@ -244,7 +260,8 @@ class Players:
         room.extras["lobby"] = {"public": meta.public, "rated": meta.rated, "speed": meta.speed,
                                 "speed_text": speed.describe(), "zombie": meta.zombie,
                                 "waiting": not meta.full, "free": self.free_seats(room, meta),
-                                "rematch": meta.rematch}
+                                "rematch": room.rematch, "creator": meta.creator_id,
+                                "invitable": self.invitable_seats(room, meta)}
         room.extras["players"] = [{"seat": i, "account": meta.owner_names.get(i),
                                    "zombie": i in meta.zombies, "rating": ratings.get(i)}
                                   for i in range(room.stored.num_players)]
@@ -258,6 +275,13 @@ class Players:
         if account is not None:
             return self.seat_of_account(room, account)
         return None
+
+    async def seat(self, room: Room, token: str | None, account: Account | None) -> int | None:
+        """:meth:`seat_for`, looking a token this instance does not know up in the database
+        (one handed out through another instance a moment ago)."""
+        if token:
+            return await self.service.seat_of_token(room, token)
+        return self.seat_for(room, None, account)
 
     def seat_of_account(self, room: Room, account: Account) -> int | None:
         meta = self.meta.get(room.id)
@@ -309,6 +333,7 @@ class Players:
             await self.load_ratings(room, meta)
             self.decorate(room, meta)
             self.service.broadcast(room)
+        await self.changed(room)
         self.service.start_bots(room)
 
     def own(self, room: Room, meta: TableMeta, seat: int, account: Account) -> None:
@@ -330,6 +355,7 @@ class Players:
             raise ServerError(401, "no_token", "claiming a seat needs its token "
                               "(Authorization: Bearer TOKEN)")
         meta = self.meta_of(room)
+        await self.service.seat_of_token(room, token)  # a wrong token: 401
         async with room.lock:
             seat = room.seat_of_token(token)
             assert seat is not None
@@ -349,6 +375,7 @@ class Players:
             await self.load_ratings(room, meta)
             self.decorate(room, meta)
             self.service.broadcast(room)
+        await self.changed(room)
         return seat
 
     async def reissue(self, room: Room, seat: int, account: Account) -> str:
@@ -368,7 +395,16 @@ class Players:
             room.stored.seats[seat].token_hash = hash_token(token)
             for sub in [s for s in room.subscribers if s.seat == seat]:
                 sub.close()  # whoever holds the old link is sent away
+        await self.changed(room)
         return token
+
+    @staticmethod
+    def invitable_seats(room: Room, meta: TableMeta) -> list[int]:
+        """The seats whose invite link the creator may re-issue: a person's seat that no
+        account holds (a public table's free seats are taken in the lobby instead)."""
+        return [i for i, s in enumerate(room.stored.seats)
+                if s.agent == HUMAN and i not in meta.owners
+                and not (meta.public and not s.token_hash)]
 
     def lobby_fields(self, room: Room) -> dict[str, Any]:
         meta = self.meta_of(room)
@@ -394,7 +430,7 @@ class Players:
             "your_turn": seat is not None and not room.finished and meta.full and current == seat
             and seat not in meta.zombies,
             "clock": public_clock(meta.clock, parse_speed(meta.speed), self.clock()),
-            "rematch": meta.rematch,
+            "rematch": room.rematch,
         }
 
     async def open_tables(self, limit: int) -> list[dict[str, Any]]:
@@ -432,9 +468,15 @@ class Players:
         else:
             self.deadlines[room.id] = deadline
 
-    async def save_clock(self, room: Room, meta: TableMeta) -> None:
-        await self.db(self.store.save_clock, room.id, meta.clock, meta.zombies)
+    async def save_clock(self, room: Room, meta: TableMeta,
+                         deadline: float | None | bool = False) -> bool:
+        """Store the clock and zombies (and tell the other instances); ``deadline``: only if
+        the stored deadline is still this one (False: in any case). False: it was not."""
+        saved = await self.db(self.store.save_clock, room.id, meta.clock, meta.zombies, deadline)
         self.watch(room, meta)
+        if saved:
+            await self.changed(room)
+        return saved
 
     async def on_move(self, room: Room, entry: LogEntry) -> None:
         """Under the table's lock, after a move is stored: charge the clock, rate the game."""
@@ -488,11 +530,15 @@ class Players:
             seat = meta.clock["running"]
             if seat is None or seat != room.state.current_player:
                 return False
+            deadline = meta.clock.get("deadline")
             meta.clock["remaining"][seat] = 0.0
             meta.zombies.append(seat)
-            room.agents[seat] = self.zombie_agent(room, meta, seat)
             run_for(meta.clock, parse_speed(meta.speed), None, self.clock())
-            await self.save_clock(room, meta)
+            # only if no other instance timed the seat out (or moved) since we read it
+            if not await self.save_clock(room, meta, deadline):
+                await self.on_change(room)
+                return False
+            room.agents[seat] = self.zombie_agent(room, meta, seat)
             name = room.stored.seats[seat].name
             await self.post(room, "", None, f"{name} ran out of time: the {meta.zombie} bot plays "
                             f"seat {seat + 1} from now on.", system=True)
@@ -524,7 +570,7 @@ class Players:
     # --- chat -------------------------------------------------------------------------------------
     async def say(self, room: Room, token: str | None, account: Account | None, text: str) -> dict[str, Any]:
         """A chat line from a seat (token or account) or a logged-in spectator."""
-        seat = self.seat_for(room, token, account)
+        seat = await self.seat(room, token, account)
         if seat is None and account is None:
             raise ServerError(401, "login_required", "log in or open your seat to chat")
         author = room.stored.seats[seat].name if seat is not None else account.name  # type: ignore[union-attr]

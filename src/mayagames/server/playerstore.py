@@ -11,10 +11,12 @@ thread, like :class:`.db.Database`'s).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import (JSON, Boolean, Float, ForeignKey, Integer, String, delete, func, select,
                         update)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -119,6 +121,17 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class LoginFailureRow(Base):
+    """A failed login, counted against one key (the SHA-256 of an account name or of a
+    client address): the login throttle of every instance reads the same rows."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
 class NameTaken(Exception):
     pass
 
@@ -158,6 +171,14 @@ class Rating:
     mu: float
     sigma: float
     games: int
+
+
+def new_rating_values() -> tuple[float, float]:
+    """A new player's (mu, sigma): the openskill model's defaults."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    return float(model.mu), float(model.sigma)
 
 
 class PlayerStore:
@@ -216,25 +237,35 @@ class PlayerStore:
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
 
-    # --- tables --------------------------------------------------------------------------
-    def insert_meta(self, table_id: str, meta: TableMeta, seat_names: dict[int, str],
-                    token_hashes: dict[int, str | None]) -> None:
-        """Store a new table's settings and owners; rename owned seats; set or clear tokens."""
+    # --- the login throttle --------------------------------------------------------------
+    def login_failures(self, keys: list[str], since: float) -> dict[str, tuple[int, float]]:
+        """Per key: the failed logins after ``since`` and the time of the oldest of them."""
+        with Session(self.engine) as s:
+            rows = s.execute(select(LoginFailureRow.key, func.count(), func.min(LoginFailureRow.at))
+                             .where(LoginFailureRow.key.in_(keys), LoginFailureRow.at > since)
+                             .group_by(LoginFailureRow.key)).all()
+            return {r[0]: (int(r[1]), float(r[2])) for r in rows}
+
+    def add_login_failures(self, keys: list[str], now: float, forget_before: float) -> None:
+        """Count a failed login against each key; forget the failures older than the window
+        (so the table holds one window of failures at most)."""
         with Session(self.engine) as s, s.begin():
-            s.add(TableMetaRow(table_id=table_id, public=meta.public, full=meta.full,
-                               rated=meta.rated, speed=meta.speed, zombie=meta.zombie,
-                               creator_id=meta.creator_id, clock=meta.clock,
-                               deadline=(meta.clock or {}).get("deadline"),
-                               zombies=list(meta.zombies), rated_done=False))
-            s.flush()
-            for seat, account_id in meta.owners.items():
-                s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account_id))
-            for seat, name in seat_names.items():
-                s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                          .values(name=name))
-            for seat, digest in token_hashes.items():
-                s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                          .values(token_hash=digest))
+            s.execute(delete(LoginFailureRow).where(LoginFailureRow.at <= forget_before))
+            s.add_all(LoginFailureRow(key=key, at=now) for key in keys)
+
+    # --- tables --------------------------------------------------------------------------
+    @staticmethod
+    def add_meta(s: Session, table_id: str, meta: TableMeta) -> None:
+        """Store a new table's settings and owners (in the table's own insert transaction:
+        its seats already carry the owners' names and no tokens where none is wanted)."""
+        s.add(TableMetaRow(table_id=table_id, public=meta.public, full=meta.full,
+                           rated=meta.rated, speed=meta.speed, zombie=meta.zombie,
+                           creator_id=meta.creator_id, clock=meta.clock,
+                           deadline=(meta.clock or {}).get("deadline"),
+                           zombies=list(meta.zombies), rated_done=False))
+        s.flush()
+        for seat, account_id in meta.owners.items():
+            s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account_id))
 
     def load_meta(self, table_id: str) -> TableMeta | None:
         with Session(self.engine) as s:
@@ -280,15 +311,19 @@ class PlayerStore:
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                       .values(token_hash=token_hash))
 
-    def save_clock(self, table_id: str, clock: dict[str, Any] | None, zombies: list[int]) -> None:
+    def save_clock(self, table_id: str, clock: dict[str, Any] | None, zombies: list[int],
+                   deadline: float | None | bool = False) -> bool:
+        """Store a table's clock and zombies; with a ``deadline`` (a float or None), only
+        if the stored deadline is still that one (a conditional update: two instances
+        timing one seat out cannot both do it). Whether it was stored."""
+        query = update(TableMetaRow).where(TableMetaRow.table_id == table_id)
+        if deadline is not False:
+            query = query.where(TableMetaRow.deadline.is_(None) if deadline is None
+                                else TableMetaRow.deadline == deadline)
         with Session(self.engine) as s, s.begin():
-            s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id).values(
-                clock=clock, deadline=(clock or {}).get("deadline"), zombies=list(zombies)))
-
-    def set_rematch(self, table_id: str, rematch: str) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id)
-                      .values(rematch=rematch))
+            done = s.execute(query.values(clock=clock, deadline=(clock or {}).get("deadline"),
+                                          zombies=list(zombies)))
+            return bool(done.rowcount)
 
     def tables_with_deadlines(self) -> list[str]:
         with Session(self.engine) as s:
@@ -330,22 +365,39 @@ class PlayerStore:
                                                      RatingRow.player.in_(players))).scalars()
             return {r.player: Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows}
 
-    def save_ratings(self, game: str, table_id: str | None, results: list[tuple[Rating, int]],
-                     players: int, now: float) -> None:
-        """Store each player's new rating and a history point (rank = finishing place)."""
+    def rate_game(self, game: str, table_id: str | None, seats: list[tuple[str, str, int]],
+                  update: Callable[[list[Rating], list[int]], list[Rating]],
+                  now: float) -> list[Rating]:
+        """Update the ratings of one finished game in one transaction: ``seats`` are (ladder
+        name, shown name, finishing rank) per seat; ``update(before, ranks)`` the new
+        ratings. Each player's row is created if missing, then locked (``SELECT ... FOR
+        UPDATE`` on PostgreSQL, in a fixed order) before it is read, so two games ending
+        at once for one player are applied one after the other: neither update is lost.
+        SQLite has one writer (and the server one database thread)."""
+        names = {player: name for player, name, _ in seats}
+        fresh = new_rating_values()
         with Session(self.engine) as s, s.begin():
-            for rating, rank in results:
-                row = s.get(RatingRow, (game, rating.player))
-                if row is None:
-                    s.add(RatingRow(game=game, player=rating.player, name=rating.name,
-                                    mu=rating.mu, sigma=rating.sigma, games=rating.games,
-                                    updated_at=now))
-                else:
-                    row.name, row.mu, row.sigma = rating.name, rating.mu, rating.sigma
-                    row.games, row.updated_at = rating.games, now
+            insert = (pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert)
+            s.execute(insert(RatingRow).values([
+                {"game": game, "player": player, "name": name, "mu": fresh[0],
+                 "sigma": fresh[1], "games": 0, "updated_at": now}
+                for player, name in sorted(names.items())]).on_conflict_do_nothing())
+            rows = {r.player: r for r in s.execute(
+                select(RatingRow).where(RatingRow.game == game,
+                                        RatingRow.player.in_(sorted(names)))
+                .order_by(RatingRow.player).with_for_update()).scalars()}
+            before = [Rating(p, rows[p].name, rows[p].mu, rows[p].sigma, rows[p].games)
+                      for p, _, _ in seats]
+            after = update(before, [rank for _, _, rank in seats])
+            rank_of = {p: min(r for q, _, r in seats if q == p) for p, _, _ in seats}
+            for rating in after:
+                row = rows[rating.player]
+                row.name, row.mu, row.sigma = rating.name, rating.mu, rating.sigma
+                row.games, row.updated_at = rating.games, now
                 s.add(RatingHistoryRow(game=game, player=rating.player, table_id=table_id,
-                                       rank=rank, players=players, mu=rating.mu,
-                                       sigma=rating.sigma, at=now))
+                                       rank=rank_of[rating.player], players=len(seats),
+                                       mu=rating.mu, sigma=rating.sigma, at=now))
+            return after
 
     def leaderboard(self, game: str, limit: int) -> list[Rating]:
         with Session(self.engine) as s:

@@ -78,14 +78,11 @@ def rating_dict(rating: Rating) -> dict[str, Any]:
 def record_game(store: PlayerStore, game: str, table_id: str | None, players: Sequence[str],
                 names: Sequence[str], ranks: Sequence[int], now: float) -> list[Rating]:
     """Rate one finished game (seat by seat: ladder name, shown name, finishing rank) and
-    store the new ratings with a history point each (synchronous: a database thread)."""
-    known = store.ratings(game, list(players))
-    before = [known.get(p) or new_rating(p, p.removeprefix("bot:") if p.startswith("bot:") else n)
-              for p, n in zip(players, names)]
-    after = rate(before, ranks)
-    rank_of = {p: min(r for q, r in zip(players, ranks) if q == p) for p in players}
-    store.save_ratings(game, table_id, [(r, rank_of[r.player]) for r in after], len(players), now)
-    return after
+    store the new ratings with a history point each (synchronous: a database thread).
+    Read and write are one locked transaction (:meth:`PlayerStore.rate_game`)."""
+    seats = [(p, p.removeprefix("bot:") if p.startswith("bot:") else n, r)
+             for p, n, r in zip(players, names, ranks)]
+    return store.rate_game(game, table_id, seats, lambda before, ranks_: rate(before, ranks_), now)
 
 
 def seed_bots(store: PlayerStore, game: str, games: int, levels: Sequence[str], players: int,

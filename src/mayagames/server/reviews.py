@@ -324,27 +324,43 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
             "score_scale": score_scale(view.info)}
 
 
+def address_of(request: Request) -> str:
+    """The client's address (as the other routes read it)."""
+    return request.client.host if request.client else "unknown"
+
+
 def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
-    """The routes of reviews and hints."""
+    """The routes of reviews and hints. Asking for a review or a hint (work for the bot
+    workers) is limited per client address (``rate_analysis``); reading a review's status
+    or the hints used counts as a state request (``rate_state``)."""
+    limits = service.limits
+
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id, fresh=True)  # every instance's writes
 
-    @app.post("/api/tables/{table_id}/review")
+    def analysis_request(request: Request) -> None:
+        service.check_rate("analysis", address_of(request), limits.rate_analysis,
+                           "review and hint requests")
+
+    def state_request(request: Request) -> None:
+        service.check_rate("state", address_of(request), limits.rate_state, "state requests")
+
+    @app.post("/api/tables/{table_id}/review", dependencies=[Depends(analysis_request)])
     async def request_review(room: Room = Depends(room_of)) -> dict[str, Any]:
         """Queue the review of a finished game (computed once); its status or the review."""
         return await reviews.request(room)
 
-    @app.get("/api/tables/{table_id}/review")
+    @app.get("/api/tables/{table_id}/review", dependencies=[Depends(state_request)])
     async def get_review(room: Room = Depends(room_of)) -> dict[str, Any]:
         return await reviews.status(room)
 
-    @app.post("/api/tables/{table_id}/hint")
+    @app.post("/api/tables/{table_id}/hint", dependencies=[Depends(analysis_request)])
     async def hint(req: HintRequest, room: Room = Depends(room_of),
                    token: str | None = Depends(bearer_token)) -> dict[str, Any]:
         """The medium or hard bot's move for your current decision (unrated games)."""
-        return await reviews.hint(room, room.seat_of_token(token), req)
+        return await reviews.hint(room, await service.seat_of_token(room, token), req)
 
-    @app.get("/api/tables/{table_id}/hints")
+    @app.get("/api/tables/{table_id}/hints", dependencies=[Depends(state_request)])
     async def hints(room: Room = Depends(room_of)) -> dict[str, Any]:
         """Every hint used at this table (public: hints used are part of the game)."""
         return {"hints": await reviews.hints(room)}

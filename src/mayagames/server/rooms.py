@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from ..agents import Agent, RandomAgent, make_agent
 from ..core.errors import IllegalAction, MayaGamesError, NotationError
-from ..core.game import Action, GameInfo, Narration, State, action_to_dict, new_state
+from ..core.game import Action, GameEvent, GameInfo, Narration, State, action_to_dict, new_state
 from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
@@ -88,6 +88,48 @@ class LogEntry:
         return data
 
 
+TOLD_FORMAT = 1  # the layout of a stored entry (below); another one is told again
+
+
+def entry_to_json(entry: LogEntry, engine_version: str) -> dict[str, Any]:
+    """A log entry as stored with its move (``game_moves.told``), so that loading the
+    table does not tell every move again: the notation and the sentence per viewer (each
+    distinct sentence once), whether it revealed anything, its turn."""
+    kinds: list[dict[str, Any]] = []
+    index: list[int] = []
+    for told in entry.narrations:
+        data = {"text": told.text, "events": [e.to_dict() for e in told.events],
+                "places": list(told.places), "minor": told.minor}
+        if data not in kinds:
+            kinds.append(data)
+        index.append(kinds.index(data))
+    return {"f": TOLD_FORMAT, "v": engine_version, "texts": list(entry.texts),
+            "revealed": entry.revealed, "turn": entry.turn, "told": kinds, "viewers": index}
+
+
+def entry_from_json(data: Any, number: int, seat: int, full: str, viewers: int,
+                    engine_version: str) -> LogEntry | None:
+    """The stored entry of move ``number`` (None when it is missing, from another engine
+    version or another layout, or does not fit: the move is then told again)."""
+    try:
+        if not isinstance(data, dict) or data.get("f") != TOLD_FORMAT \
+                or data.get("v") != engine_version:
+            return None
+        texts = tuple(str(t) for t in data["texts"])
+        kinds = [Narration(str(k["text"]),
+                           tuple(GameEvent(str(e["kind"]), str(e["text"]), e.get("table"))
+                                 for e in k["events"]),
+                           tuple(str(p) for p in k["places"]), bool(k["minor"]))
+                 for k in data["told"]]
+        told = tuple(kinds[i] for i in data["viewers"])
+        if len(texts) != viewers or len(told) != viewers:
+            return None
+        return LogEntry(number=number, seat=seat, full=full, texts=texts,
+                        revealed=bool(data["revealed"]), narrations=told, turn=int(data["turn"]))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
 def log_entry(state: State, action: Action, number: int, after: State | None = None,
               previous: LogEntry | None = None) -> LogEntry:
     """The log entry of ``action`` played in ``state`` (``after``: the state it gives).
@@ -110,15 +152,18 @@ def log_entry(state: State, action: Action, number: int, after: State | None = N
 
 
 def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str],
-                 known: Sequence[LogEntry] = ()) -> tuple[State, list[LogEntry]]:
+                 known: Sequence[LogEntry] = (),
+                 told: Sequence[Any] = ()) -> tuple[State, list[LogEntry]]:
     """Replay ``moves`` from the table's seed and options, checking each one.
 
     ``known``: log entries already built for a prefix of these moves (an undo), reused
-    instead of telling those moves again. Raises :class:`MayaGamesError` naming the first
-    move that does not replay.
+    instead of telling those moves again; ``told``: the entries stored with the moves
+    (:func:`entry_to_json`), used likewise (a missing or outdated one is told again).
+    Raises :class:`MayaGamesError` naming the first move that does not replay.
     """
     state = new_state(info, stored.num_players, stored.seed, stored.options)
     log: list[LogEntry] = []
+    viewers = stored.num_players + 1
     for i, text in enumerate(moves):
         try:
             action = state.parse_action(text)
@@ -129,6 +174,14 @@ def replay_moves(info: GameInfo, stored: StoredTable, moves: Sequence[str],
         if i < len(known) and known[i].full == text and known[i].number == i + 1:
             state.apply_unchecked(action)
             log.append(known[i])
+            continue
+        kept = None
+        if i < len(told) and told[i] is not None and state.current_player is not None:
+            kept = entry_from_json(told[i], i + 1, state.current_player, text, viewers,
+                                   info.version)
+        if kept is not None:
+            state.apply_unchecked(action)
+            log.append(kept)
             continue
         before = state.clone()
         state.apply_unchecked(action)
@@ -169,7 +222,7 @@ class Room:
     def from_stored(cls, stored: StoredTable, limits: ServerLimits | None = None) -> "Room":
         info = get_game(stored.game)
         moves = [text for text, _ in stored.moves]
-        state, log = replay_moves(info, stored, moves)
+        state, log = replay_moves(info, stored, moves, told=stored.told)
         for entry, (_, seat) in zip(log, stored.moves):
             if entry.seat != seat:
                 raise MayaGamesError(f"move {entry.number} is stored for seat {seat} "
@@ -188,7 +241,7 @@ class Room:
                 broken[i] = (f"the bot {s.agent!r} cannot be built ({type(exc).__name__}: "
                              f"{exc}); it plays random legal moves")
         return cls(stored=stored, info=info, state=state, log=log, moves=moves, agents=agents,
-                   broken_bots=broken, version=stored.version)
+                   broken_bots=broken, version=stored.version, rematch=stored.rematch)
 
     # --- facts ------------------------------------------------------------
     @property
@@ -336,34 +389,44 @@ class Room:
             seats[seat]["broken"] = reason
         return seats
 
-    def header(self) -> dict[str, Any]:
+    def header(self, live: bool = True) -> dict[str, Any]:
+        """What every message of the table starts with; ``live=False`` leaves out the
+        extras that change by themselves (functions, such as the clock)."""
         return {"table": self.id, "game": self.info.name, "title": self.info.title,
                 "num_players": self.stored.num_players, "options": self.stored.options,
                 "seats": self.seats_public(),
                 # the creator chose the seed, so may know every hidden card: all are told
                 "seed_fixed": self.stored.seed_fixed,
-                **{k: v() if callable(v) else v for k, v in self.extras.items()}}
+                **{k: v() if callable(v) else v for k, v in self.extras.items()
+                   if live or not callable(v)}}
 
     def message(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: spectator), log from ``log_from``.
 
-        Kept until the position changes: asking again for the same one (a reconnect, a
-        client that says hello in a loop) costs a look-up, not a new view. Callers must
-        not change the dict they get."""
+        Kept until the position (or a header part: seats, lobby, ratings) changes: asking
+        again for the same one (a reconnect, a client that says hello in a loop) costs a
+        look-up, not a new view. Header parts that change by themselves (``extras`` given
+        as functions: the clock) are computed for each message and laid over the kept one.
+        Callers must not change the dict they get."""
         log_from = max(0, min(log_from, len(self.log)))
-        if self.extras:  # header parts that change by themselves (clocks, ...): no reuse
-            return self.build_message(seat, log_from)
-        position = (len(self.log), len(self.broken_bots))
+        live = {k: v for k, v in self.extras.items() if callable(v)}
+        # the extras dicts are replaced, never changed in place, when they change (and
+        # the kept messages hold them, so their ids stay unique while kept)
+        fixed = tuple((k, id(v)) for k, v in self.extras.items() if not callable(v))
+        position = (len(self.log), len(self.broken_bots), fixed, self.rematch,
+                    tuple(self.agents), self.waiting)
         if self.message_cache.get("state") is not self.state or \
                 self.message_cache.get("position") != position:  # (the state object is held)
             self.message_cache = {"state": self.state, "position": position}
         key = (seat, log_from)
         message = self.message_cache.get(key)
         if message is None:
-            message = self.message_cache[key] = self.build_message(seat, log_from)
+            message = self.message_cache[key] = self.build_message(seat, log_from, live=False)
+        if live:
+            message = {**message, **{k: v() for k, v in live.items()}}
         return message
 
-    def build_message(self, seat: int | None, log_from: int) -> dict[str, Any]:
+    def build_message(self, seat: int | None, log_from: int, live: bool = True) -> dict[str, Any]:
         view = self.state.view(seat)
         view_dict = view.to_dict()
         current = self.state.current_player
@@ -371,7 +434,7 @@ class Room:
                  if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
-            "type": "state", **self.header(), "seat": seat,
+            "type": "state", **self.header(live), "seat": seat,
             "move_number": self.move_number, "current_player": current,
             "terminal": self.finished, "view": view_dict,
             "private": seat is not None and self.is_private(view_dict),

@@ -32,6 +32,7 @@ import secrets
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
 from ..agents import AGENT_FACTORIES, RandomAgent, make_agent
@@ -43,9 +44,10 @@ from ..core.rng import derive_seed
 from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
 from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
-from .db import BrokenRow, Database, StaleWrite, StoredSeat, StoredTable
+from .db import BrokenRow, Database, RematchTaken, StaleWrite, StoredSeat, StoredTable
 from .notify import Listener
-from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token, replay_moves, result_of
+from .rooms import (HUMAN, LogEntry, Room, ServerError, entry_to_json, hash_token, replay_moves,
+                    result_of)
 from .schemas import CreateTable, SeatSpec
 
 log = logging.getLogger("mayagames.server")
@@ -63,6 +65,18 @@ def log_failure(task: "asyncio.Task[None]") -> None:
     """Log a bot task that died of an unexpected error (it is never awaited otherwise)."""
     if not task.cancelled() and task.exception() is not None:
         log.error("bot task failed", exc_info=task.exception())
+
+
+@dataclass
+class Extension:
+    """What another feature adds to a new table: ``write`` runs in the table's own insert
+    transaction (its settings, owners), ``adopt`` once it is stored (in memory)."""
+
+    write: Callable[[Any], None]
+    adopt: Callable[[], Awaitable[None]]
+
+
+Prepare = Callable[[Room], Awaitable[Extension]]
 
 
 def plain_option(option: OptionSpec) -> dict[str, Any]:
@@ -107,13 +121,12 @@ class GameService:
         self.db_pool = ThreadPoolExecutor(1 if db.is_sqlite else 8, thread_name_prefix="db")
         self.bots = BotPool(threads=bot_workers, processes=bot_processes)
         self.checkpoints: dict[str, dict[int, State]] = {}
-        # Rematches offered (in memory): the new table of a finished one, and the tokens of
-        # its human seats not yet handed to their old seat's holder.
-        self.rematches: dict[str, tuple[str, dict[int, str]]] = {}
         # Hooks of other features (accounts, clocks, ratings: .players): a table came into
         # memory; a move was stored (called under the table's lock, before the broadcast).
         self.on_load: list[Callable[[Room], Awaitable[None]]] = []
         self.on_move: list[Callable[[Room, LogEntry], Awaitable[None]]] = []
+        # a table's seats or settings changed (here: a rematch; or another instance said so)
+        self.on_change: list[Callable[[Room], Awaitable[None]]] = []
         self.instance = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.listener: Listener | None = None
         self.leased: set[str] = set()  # tables whose bot lease this instance holds
@@ -233,11 +246,17 @@ class GameService:
         return choices
 
     # --- tables -------------------------------------------------------------
-    async def create_table(self, req: CreateTable,
-                           prepare: Callable[[Room], Awaitable[None]] | None = None,
+    async def create_table(self, req: CreateTable, prepare: Prepare | None = None, *,
+                           rematch_of: str | None = None, with_tokens: bool = True,
                            ) -> tuple[Room, list[str | None]]:
         """Create and store a table; returns it and each seat's token (None for bots).
-        ``prepare`` stores what other features add to the table, before anyone can play."""
+
+        ``prepare`` (other features: lobby settings, seat owners, clock) is called before
+        the table is stored and returns the writes to store with it, in one transaction,
+        and what to do once it is stored. ``rematch_of``: the finished table this one is
+        the rematch of (:class:`~.db.RematchTaken` if another writer was first).
+        ``with_tokens=False``: people's seats get no token yet (a rematch hands them out).
+        """
         try:
             info = get_game(req.game)
             info.check_players(req.players)
@@ -259,7 +278,7 @@ class GameService:
                                       else "bad_agent", f"seat {i}: {exc}") from exc
             name = clean_name(spec.name, self.limits) if spec else ""
             name = name or (f"Player {i + 1}" if agent == HUMAN else f"Bot {i + 1} ({agent})")
-            token = secrets.token_urlsafe(24) if agent == HUMAN else None
+            token = secrets.token_urlsafe(24) if agent == HUMAN and with_tokens else None
             tokens.append(token)
             seats.append(StoredSeat(name, agent, hash_token(token) if token else None))
         if req.seed is not None and not self.limits.allow_fixed_seed:
@@ -275,9 +294,11 @@ class GameService:
             room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
-        await self.in_db(self.db.insert_table, stored)
-        if prepare is not None:
-            await prepare(room)
+        extension = await prepare(room) if prepare is not None else None
+        writes = [extension.write] if extension is not None else []
+        await self.in_db(self.db.insert_table, stored, rematch_of, writes)
+        if extension is not None:
+            await extension.adopt()
         self.rooms[stored.id] = room
         room.last_used = time.monotonic()
         self.start_bots(room)
@@ -285,28 +306,89 @@ class GameService:
             self.evict(time.monotonic())
         return room, tokens
 
-    async def rematch(self, room: Room, seat: int) -> tuple[Room, str | None]:
+    async def rematch(self, room: Room, seat: int, prepare: Prepare | None = None,
+                      hand_out: bool = True) -> tuple[Room, str | None, bool]:
         """The rematch of a finished table (same seats, names, bots and options; a new seed),
-        created on the first call; returns it and ``seat``'s new token (None once handed out).
+        created on the first call; returns it, ``seat``'s new token (None once handed out,
+        or without ``hand_out``: an account's seat needs none) and whether this call
+        created it.
 
-        Each human seat's new token goes only to whoever holds that seat's old token, once.
+        The offer lives in the database (``game_rematches``), so every instance finds the
+        same one; each person's seat of the new table gets a token only when the holder of
+        that seat's old token first asks (a conditional update: once, whichever instance).
         """
         if not room.finished:
             raise ServerError(409, "not_finished", "a rematch can start once the game is over")
+        created = False
         async with room.lock:
-            offer = self.rematches.get(room.id)
-            if offer is None:
+            new_id = room.rematch or await self.in_db(self.db.rematch_of, room.id)
+            if new_id is None:
                 stored = room.stored
                 req = CreateTable(game=stored.game, players=stored.num_players,
                                   seats=[SeatSpec(name=s.name, agent=s.agent) for s in stored.seats],
                                   options=dict(stored.options))
-                new_room, tokens = await self.create_table(req)
-                offer = (new_room.id, {i: t for i, t in enumerate(tokens) if t is not None})
-                self.rematches[room.id] = offer
-                room.rematch = new_room.id
+                try:
+                    new_room, _ = await self.create_table(req, prepare, rematch_of=room.id,
+                                                          with_tokens=False)
+                    new_id, created = new_room.id, True
+                except RematchTaken:  # another instance started it a moment ago
+                    new_id = await self.in_db(self.db.rematch_of, room.id)
+                    assert new_id is not None
+            if room.rematch != new_id:
+                room.rematch = new_id
+                for hook in self.on_change:
+                    await hook(room)
                 self.broadcast(room)
-        new_id, unclaimed = offer
-        return await self.get_room(new_id), unclaimed.pop(seat, None)
+                await self.announce(room.id)
+        new_room = await self.get_room(new_id)
+        token = await self.hand_out(new_room, seat) if hand_out else None
+        return new_room, token, created
+
+    async def hand_out(self, room: Room, seat: int) -> str | None:
+        """A token for a person's seat that has none yet (None: it has one, or is a bot's)."""
+        if room.stored.seats[seat].agent != HUMAN:
+            return None
+        token = secrets.token_urlsafe(24)
+        if not await self.in_db(self.db.hand_out_token, room.id, seat, hash_token(token)):
+            return None
+        room.stored.seats[seat].token_hash = hash_token(token)
+        await self.announce(room.id)
+        return token
+
+    async def announce(self, table_id: str) -> None:
+        """Tell the other instances (PostgreSQL) that a table's seats or settings changed."""
+        if self.db.shared:
+            try:
+                await self.in_db(self.db.notify_table, table_id, self.instance)
+            except Exception:  # they reload it when they next load the table
+                log.warning("table %s: could not notify the other instances", table_id,
+                            exc_info=True)
+
+    async def reload_seats(self, room: Room) -> bool:
+        """Read the table's seat rows again (names, tokens); True if a token changed."""
+        seats = await self.in_db(self.db.load_seats, room.id)
+        if len(seats) != len(room.stored.seats):
+            return False
+        changed = False
+        for seat, (mine, stored) in enumerate(zip(room.stored.seats, seats)):
+            if mine.token_hash != stored.token_hash:
+                changed = True
+                for sub in [s for s in room.subscribers if s.seat == seat]:
+                    sub.close()  # whoever held the old link is sent away
+            mine.name, mine.token_hash = stored.name, stored.token_hash
+        room.message_cache = {}
+        return changed
+
+    async def seat_of_token(self, room: Room, token: str | None) -> int | None:
+        """``room.seat_of_token``, but a token this instance does not know yet (handed out
+        through another instance a moment ago) is looked up again in the database."""
+        try:
+            return room.seat_of_token(token)
+        except ServerError:
+            if not self.db.shared:
+                raise
+        await self.reload_seats(room)
+        return room.seat_of_token(token)
 
     async def get_room(self, table_id: str, fresh: bool = False) -> Room:
         """The live room of a table, loading (replaying) it from the database if needed.
@@ -438,7 +520,7 @@ class GameService:
                     version = await self.in_db(
                         self.db.append_move, room.id, entry.number, entry.full, entry.seat,
                         "finished" if after.is_terminal else "playing", result_of(after),
-                        room.version)
+                        room.version, entry_to_json(entry, room.info.version))
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue
@@ -544,7 +626,8 @@ class GameService:
             if common < len(room.moves):
                 for sub in room.subscribers:  # their log differs from move common + 1 on
                     sub.known = min(sub.known, common)
-                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common])
+                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common],
+                                           stored.told)
                 room.replace(state, log_, stored.version)
                 self.drop_checkpoints(room.id, common)
             else:
@@ -562,6 +645,11 @@ class GameService:
     def on_notify(self, payload: dict[str, Any]) -> None:
         """A write of some instance (this one's too) was committed (:mod:`.notify`)."""
         room = self.rooms.get(str(payload.get("t")))
+        if payload.get("op") == "table":  # seats or settings, not moves
+            if room is not None and payload.get("i") != self.instance:
+                task = asyncio.get_running_loop().create_task(self.table_changed(room))
+                task.add_done_callback(log_failure)
+            return
         version = payload.get("v")
         if room is None or not isinstance(version, int) or version <= room.version:
             return  # not a table in use here, or already known
@@ -592,6 +680,17 @@ class GameService:
             except (MayaGamesError, ServerError) as exc:
                 log.error("table %s: could not follow write %s: %s", room.id, version, exc)
                 return
+        self.start_bots(room)
+
+    async def table_changed(self, room: Room) -> None:
+        """Another instance changed a table's seats or settings: read them again and send
+        every subscriber the table as it is now (clocks, zombies, owners, rematch)."""
+        async with room.lock:
+            await self.reload_seats(room)
+            room.rematch = room.rematch or await self.in_db(self.db.rematch_of, room.id)
+            for hook in self.on_change:
+                await hook(room)
+            self.broadcast(room)
         self.start_bots(room)
 
     def on_reconnect(self) -> None:

@@ -84,7 +84,9 @@ def catalogue() -> dict[str, Any]:
     for card in c.cards:
         cards.setdefault(card.name, {
             "title": tikal_card_title(card, tiles), "text": card.text,
-            "permanent": card.permanent, "removed_on_reshuffle": card.removed_on_reshuffle})
+            "permanent": card.permanent, "removed_on_reshuffle": card.removed_on_reshuffle,
+            # what it does, as the data file says (the browser draws its icons from these)
+            "effect": card.effect, "params": dict(card.params)})
     return {
         "game": "tikal",
         "cards": cards,

@@ -21,7 +21,7 @@ are used.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
 from .frames import FRAME_CLASSES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..rl.encoding import (ActionCodec, EncodingError, EntryCache, Field, GameEncoding, Layout, ObservationEncoder,
+from ..rl.encoding import (ActionCodec, Canvas, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
                         register_encoding, scaled, unknown_index)
 
 C = default_components()
@@ -110,7 +110,13 @@ class TikalCodec(ActionCodec):
     def size(self) -> int:
         return len(self.keys)
 
+    # keys read only the acting seat's camps, the Common Base Camp and seat numbers
+    public = True
+
     def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
+        return self.legal_index_seat(view, view.viewer, legal)
+
+    def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, remembering the index of every action whose
         key does not depend on the position (all but transfers, camps and trades)."""
         fixed = self._fixed
@@ -118,34 +124,40 @@ class TikalCodec(ActionCodec):
         for action in legal:
             index = fixed.get(action)
             if index is None:
-                index = self.encode(action, view)
+                index = self.encode_seat(action, state, seat)
                 if not isinstance(action, VIEW_DEPENDENT):
                     fixed[action] = index
             table[index] = action
         if len(table) != len(legal):
-            return super().legal_index(view, legal)  # names the two actions on one index
+            return super().legal_index(state.view(seat), legal)  # names the two actions on one index
         return table
 
     def encode(self, action: Action, view: State) -> int:
-        key = self.key_of(action, view)
+        return self.encode_seat(action, view, view.viewer)
+
+    def encode_seat(self, action: Action, state: State, seat: int) -> int:
+        key = self.key_of(action, state, seat)
         try:
             return self.index[key]
         except KeyError:
             raise EncodingError(f"{action!r} (key {key!r}) is not in the Tikal action table") from None
 
-    def key_of(self, action: Action, view: State) -> object:
+    def key_of(self, action: Action, view: State, seat: int | None = None) -> object:
+        """The table key of ``action`` for the acting ``seat`` (default: the view's viewer)."""
         assert isinstance(view, TikalState)
+        if seat is None:
+            seat = view.viewer
         if isinstance(action, A.Move):
             frm, to = B.by_name[action.from_hex], B.by_name[action.to_hex]
             return ("move", action.figure, frm, NEIGHBOUR_SIDE.get((to, frm), -1))
         if isinstance(action, A.Transfer):
-            slots = camp_slots(view)
+            slots = camp_slots(view, seat)
             return ("transfer", action.figure, slot_of(slots, action.from_hex), slot_of(slots, action.to_hex))
         if isinstance(action, A.Camp):
-            source = slot_of(camp_slots(view), action.from_hex) if action.from_hex else 0
+            source = slot_of(camp_slots(view, seat), action.from_hex) if action.from_hex else 0
             return ("camp", B.by_name[action.hex], source)
         if isinstance(action, A.Take):
-            return ("take", (action.player - view.viewer) % self.num_players, action.treasure, action.count)
+            return ("take", (action.player - seat) % self.num_players, action.treasure, action.count)
         return action
 
     def decode(self, index: int, view: State) -> Action:
@@ -208,9 +220,10 @@ def key_kind(key: object) -> str:
     return f"{key[0]} (positional)" if isinstance(key, tuple) else type(key).__name__
 
 
-def camp_slots(view: TikalState) -> list[int]:
-    """Hexes of the acting seat's camp slots: the Common Base Camp, then its own camps."""
-    return [view.common_camp, *view.camps[view.viewer]]
+def camp_slots(view: TikalState, seat: int | None = None) -> list[int]:
+    """Hexes of the acting seat's camp slots (default: the viewer's): the Common Base
+    Camp, then its own camps."""
+    return [view.common_camp, *view.camps[view.viewer if seat is None else seat]]
 
 
 def slot_of(slots: list[int], hex_name: str) -> int:
@@ -289,41 +302,84 @@ class TikalObserver(ObservationEncoder):
             Field("frame_counts", H, "per hex: floors cleared / treasures unearthed there this turn / 2"),
         ])
 
-    def fill(self, view: State, obs: np.ndarray) -> None:
-        """Every field of ``view`` in one pass: the non-zero entries are collected as
-        (offset, value) lists and written with a single ``obs.put`` (the observation
-        starts at zero). Offsets come from the layout, precomputed once."""
-        assert isinstance(view, TikalState)
-        n = self.num_players
-        seats = [(view.viewer + k) % n for k in range(n)]
-        rel = {seat: k for k, seat in enumerate(seats)}
-        at: list[int] = []
-        val: list[float] = []
-        self._dense(view, obs)
-        cache, viewer = self._cache(), view.viewer
-        cache.extend(("board", viewer), (tuple(view.kind), tuple(view.guardian), tuple(view.camp),
-                                         tuple(view.masks), tuple(view.ruin), tuple(map(len, view.ruin.values()))),
-                     lambda a, v: self._board(view, a, v, rel), at, val)
-        self._round(view, at, val, seats, rel)
-        cache.extend("supplies", (
-            view.stone_supply, view.volcano_supply, len(view.green), tuple(view.floors), tuple(view.blue),
-            tuple(view.display), tuple(view.discard), tuple(view.box), len(view.deck), tuple(view.ap_display),
-            tuple(view.ap_used), len(view.bag), len(view.ap_removed), tuple(view.tile_display),
-            tuple(map(len, view.piles.values())), tuple(view.symbol_supply)),
-            lambda a, v: self._supplies(view, a, v), at, val)
-        for k, seat in enumerate(seats):
-            cache.extend(("campsite", k, seat), self._campsite_key(view, seat),
-                         lambda a, v: self._campsite(view, a, v, k, seat), at, val)
-        o = self._off["own_camp_slots"]
-        at += [o + k * H + h for k, h in enumerate(view.camps[viewer])]
-        val += ONES[:len(view.camps[viewer])]
-        self._frame(view, at, val, rel)
-        obs.put(at, val)
+    # The observation reads only what every seat sees (hidden lists by their lengths):
+    # the true state with a viewer gives the same observation as that seat's view, bit
+    # for bit (tests/equivalence checks it), so the environments skip building the view.
+    public = True
 
-    def _cache(self) -> EntryCache:
-        if not hasattr(self, "_entries"):
-            self._entries = EntryCache()
-        return self._entries
+    def fill(self, view: State, obs: np.ndarray) -> None:
+        """Every field of ``view`` into ``obs`` (all zeros), group by group (:meth:`_paint`)."""
+        assert isinstance(view, TikalState) and view.viewer is not None
+        canvas = Canvas(obs)
+        self._paint(view, view.viewer, canvas)
+        canvas.flush()
+
+    def observe(self, view: State) -> np.ndarray:
+        if view.viewer is None:
+            return super().observe(view)  # refused there
+        return self.observe_seat(view, view.viewer)
+
+    def observe_seat(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state`` (a true state or any seat's view): the
+        seat's last observation, kept in a :class:`Canvas`, with the field groups whose
+        inputs changed drawn again, copied out."""
+        assert isinstance(state, TikalState)
+        canvases = self._canvases
+        canvas = canvases.get(seat)
+        if canvas is None:
+            canvas = canvases[seat] = Canvas(self.layout.zeros())
+        self._paint(state, seat, canvas)
+        return canvas.flush().copy()
+
+    @property
+    def _canvases(self) -> dict[int, Canvas]:
+        if not hasattr(self, "_by_viewer"):
+            self._by_viewer: dict[int, Canvas] = {}
+        return self._by_viewer
+
+    def _paint(self, s: TikalState, viewer: int, canvas: Canvas) -> None:
+        """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
+        keyed by what it reads, so an unchanged group costs one comparison. Offsets come
+        from the layout, precomputed once."""
+        n = self.num_players
+        seats = [(viewer + k) % n for k in range(n)]
+        rel = {seat: k for k, seat in enumerate(seats)}
+        self._offsets()
+        self._dense(s, viewer, canvas)
+        group = canvas.group
+        group("board", (s.kind, s.guardian, s.camp, s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))),
+              lambda a, v: self._board(s, a, v, rel))
+        group("round", (s.phase, s.round, s.turn, s.order, s.next_order, s.passed, s.scoring_kind,
+                        s.scoring_queue, s.setup_rules["rounds"]),
+              lambda a, v: self._round(s, a, v, seats, rel))
+        group("stock", (s.stone_supply, s.volcano_supply, len(s.green), s.floors, s.blue),
+              lambda a, v: self._stock(s, a, v))
+        group("cards", (s.display, s.discard, s.box, len(s.deck)), lambda a, v: self._cards(s, a, v))
+        group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
+        group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
+              lambda a, v: self._tiles(s, a, v))
+        T = len(TREASURES)
+        rules = s.setup_rules
+        for k, seat in enumerate(seats):
+            group(("campsite", k), (
+                s.pp[seat], s.ap_token[seat], s.avail_explorers[seat], s.avail_leaders[seat],
+                s.unavail_explorers[seat], s.unavail_leaders[seat], s.removed_explorers[seat],
+                s.removed_leaders[seat], len(s.camps[seat]), s.guardians[seat], s.museum[seat * T:seat * T + T],
+                s.director[seat], s.power_used[seat], s.rm_ap[seat], s.rm_tiles[seat], s.rm_cards[seat],
+                rules["tiles_each"], rules["cards_each"]),
+                lambda a, v: self._campsite(s, a, v, k, seat))
+            group(("campsite_tiles", k), s.camp_tiles[seat], lambda a, v: self._campsite_tiles(s, a, v, k, seat))
+            right, left, down = s.right[seat], s.left[seat], s.down
+            group(("campsite_cards", k), (right, left, [down[c] for c in right], [down[c] for c in left]),
+                  lambda a, v: self._campsite_cards(s, a, v, k, seat))
+        group("own_camp_slots", s.camps[viewer], lambda a, v: self._own_camps(s, viewer, a, v))
+        canvas.redraw("frame", lambda a, v: self._frame(s, a, v, rel))
+
+    def _own_camps(self, s: TikalState, viewer: int, at: list[int], val: list[float]) -> None:
+        o = self._off["own_camp_slots"]
+        camps = s.camps[viewer]
+        at += [o + k * H + h for k, h in enumerate(camps)]
+        val += ONES[:len(camps)]
 
     def _offsets(self) -> dict[str, int]:
         if not hasattr(self, "_off"):
@@ -331,35 +387,36 @@ class TikalObserver(ObservationEncoder):
         return self._off
 
     def _precompute(self) -> None:
-        """Field offsets, and for the dense board fields (temple levels, then figures per
-        seat and hex, then edge costs and tokens, as the state lists them) their divisors,
-        clips and, per viewer, where each entry lands in the observation."""
+        """Field offsets, and for the dense board fields (temple levels, figures per seat
+        and hex, edge costs and tokens, as the state lists them) how one item is drawn
+        for each viewer (see :meth:`_dense`)."""
         n, lay = self.num_players, self.layout
         self._off = {f.name: lay.slice(f.name).start for f in lay.fields}
-        self._dense_divisor = np.array([C.max_level] * H + [10] * (n * H) + [2] * (n * H)
-                                       + [4] * E + [2] * E, dtype=np.float32)
-        self._dense_clip = np.array([np.inf] * H + [1.0] * (2 * n * H + 2 * E), dtype=np.float32)
-        targets = []
+        self._dense_draw: dict[int, list[tuple[str, Callable]]] = {}
         for viewer in range(n):
-            target = [lay.slice("temple_level").start + h for h in range(H)]
-            for name in ("explorers", "leaders"):
-                target += [lay.slice(name).start + ((seat - viewer) % n) * H + h
-                           for seat in range(n) for h in range(H)]
-            target += [lay.slice(name).start + e for name in ("edge_cost", "edge_tokens") for e in range(E)]
-            targets.append(np.array(target, dtype=np.intp))
-        self._dense_target = targets
+            draws = []
+            for name, field, divisor, clip in (("level", "temple_level", C.max_level, False),
+                                               ("explorers", "explorers", 10, True), ("leaders", "leaders", 2, True),
+                                               ("cost", "edge_cost", 4, True), ("tokens", "edge_tokens", 2, True)):
+                start = lay.slice(field).start
+                if name in ("explorers", "leaders"):  # seat-major lists: seats from the viewer
+                    target = [start + ((seat - viewer) % n) * H + h for seat in range(n) for h in range(H)]
+                else:
+                    target = [start + i for i in range(lay.slice(field).stop - start)]
+                draws.append((name, dense_item(target, divisor, clip)))
+            self._dense_draw[viewer] = draws
 
-    def _dense(self, s: TikalState, obs: np.ndarray) -> None:
-        """The dense integer board fields: one conversion, division, clip and scatter."""
-        self._offsets()
-        dense = np.array(s.level + s.explorers + s.leaders + s.cost + s.tokens, dtype=np.float32)
-        dense /= self._dense_divisor
-        np.minimum(dense, self._dense_clip, out=dense)
-        obs[self._dense_target[s.viewer]] = dense
+    def _dense(self, s: TikalState, viewer: int, canvas: Canvas) -> None:
+        """The dense integer board fields (temple level / max level; explorers / 10 and
+        leaders / 2, clipped at 1; edge cost / 4 and tokens / 2, clipped at 1): only the
+        items that changed are written."""
+        items = canvas.items
+        for name, draw in self._dense_draw[viewer]:
+            items(name, getattr(s, name), draw, fixed=True)
 
     def _board(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
         """Hex kinds, Guardians, camps and Ruins (one-hot and small fields)."""
-        off, n = self._offsets(), self.num_players
+        off, n = self._off, self.num_players
         o = off["hex_kind"]
         at += [o + h * N_KINDS + k for h, k in enumerate(s.kind)]
         val += ONES[:H]
@@ -380,7 +437,7 @@ class TikalObserver(ObservationEncoder):
 
     def _round(self, s: TikalState, at: list[int], val: list[float], seats: list[int],
                rel: dict[int, int]) -> None:
-        off, n = self._offsets(), self.num_players
+        off, n = self._off, self.num_players
         at += (off["phase"] + s.phase, off["round"], off["turn"] + rel[s.turn])
         val += (1.0, scaled(s.round, s.setup_rules["rounds"]), 1.0)
         o = off["order"]
@@ -406,8 +463,9 @@ class TikalObserver(ObservationEncoder):
                 at.append(o + k)
                 val.append(1.0)
 
-    def _supplies(self, s: TikalState, at: list[int], val: list[float]) -> None:
-        off = self._offsets()
+    def _stock(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        """Trail Stones, volcanoes, green-back treasures, floors and blue-back treasures."""
+        off = self._off
         o = off["supplies"]
         at += (o, o + 1, o + 2)
         val += (scaled(s.stone_supply, C.trail_stone_tokens), scaled(s.volcano_supply, C.volcanoes_3d),
@@ -421,16 +479,28 @@ class TikalObserver(ObservationEncoder):
         for t, left in enumerate(s.blue):
             at.append(o + t)
             val.append(left / C.blue_per_type)
+
+    def _cards(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        """The card display, discard pile, removed cards and the deck's size."""
+        off = self._off
         put_card_counts(at, val, off["card_display"], s.display)
         put_card_counts(at, val, off["card_discard"], s.discard)
         put_card_counts(at, val, off["card_removed"], s.box)
         at.append(off["deck_size"])
         val.append(len(s.deck) / len(C.cards))
+
+    def _ap(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        """AP tokens on offer, used, in the bag and left out."""
+        off = self._off
         put_ap_counts(at, val, off["ap_display"], s.ap_display)
         put_ap_counts(at, val, off["ap_used"], s.ap_used)
         o = off["ap_bag"]
         at += (o, o + 1)
         val += (len(s.bag) / len(C.ap_tokens), len(s.ap_removed) / len(C.ap_tokens))
+
+    def _tiles(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        """Tiles on offer, the piles' sizes and the symbol tiles left."""
+        off = self._off
         o = off["tile_display"]
         at += [o + t for t in s.tile_display]
         val += ONES[:len(s.tile_display)]
@@ -443,8 +513,9 @@ class TikalObserver(ObservationEncoder):
         val += ONES[:len(s.symbol_supply)]
 
     def _campsite(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
-        """Seat ``seat``'s campsite, ``k`` seats after the viewer."""
-        off, T = self._offsets(), len(TREASURES)
+        """Seat ``seat``'s campsite (``k`` seats after the viewer): points, figures, camps,
+        Guardians, museum, director, Round Management."""
+        off, T = self._off, len(TREASURES)
         rules = s.setup_rules
         at += (off["prestige"] + k, off["campsite_ap"] + k)
         val += (scaled(s.pp[seat], PRESTIGE_TOP), s.ap_token[seat] / max(AP_VALUES))
@@ -473,28 +544,19 @@ class TikalObserver(ObservationEncoder):
         at += (o, o + 1, o + 2)
         val += (float(s.rm_ap[seat]), scaled(s.rm_tiles[seat], max(rules["tiles_each"], 1)),
                 scaled(s.rm_cards[seat], max(rules["cards_each"], 1)))
-        o = off["campsite_tiles"] + k * N_TILES
+
+    def _campsite_tiles(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
+        o = self._off["campsite_tiles"] + k * N_TILES
         at += [o + t for t in s.camp_tiles[seat]]
         val += ONES[:len(s.camp_tiles[seat])]
+
+    def _campsite_cards(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
+        """Cards on the right, kept on the left, and those used this turn (down)."""
+        off, width = self._off, len(CARD_NAMES)
         right, left = s.right[seat], s.left[seat]
-        width = len(CARD_NAMES)
         put_card_counts(at, val, off["cards_right"] + k * width, right)
         put_card_counts(at, val, off["cards_left"] + k * width, left)
         put_card_counts(at, val, off["cards_down"] + k * width, [c for c in right + left if s.down[c]])
-
-    @staticmethod
-    def _campsite_key(s: TikalState, seat: int) -> tuple:
-        """Everything :meth:`_campsite` reads of ``seat``."""
-        T = len(TREASURES)
-        right, left = s.right[seat], s.left[seat]
-        down = s.down
-        return (s.pp[seat], s.ap_token[seat], s.avail_explorers[seat], s.avail_leaders[seat],
-                s.unavail_explorers[seat], s.unavail_leaders[seat], s.removed_explorers[seat],
-                s.removed_leaders[seat], len(s.camps[seat]), s.guardians[seat],
-                tuple(s.museum[seat * T:seat * T + T]), s.director[seat], s.power_used[seat],
-                s.rm_ap[seat], s.rm_tiles[seat], s.rm_cards[seat], tuple(s.camp_tiles[seat]),
-                tuple(right), tuple(left), tuple([down[c] for c in right]), tuple([down[c] for c in left]),
-                s.setup_rules["tiles_each"], s.setup_rules["cards_each"])
 
     def _frame(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
         off = self._offsets()
@@ -526,6 +588,21 @@ class TikalObserver(ObservationEncoder):
         for h, count in f.counts.items():
             at.append(o + h)
             val.append(scaled(count, 2))
+
+
+def dense_item(target: list[int], divisor: float, clip: bool) -> Callable[[int, int, list[int], list[float]], None]:
+    """How item ``i`` of a dense integer field is drawn: ``value / divisor`` (clipped at 1)
+    at ``target[i]``. Python divides in double precision; stored as float32 the quotient is
+    the float32 quotient, bit for bit (double rounding is exact for a division)."""
+    if clip:
+        def draw(i: int, value: int, at: list[int], val: list[float]) -> None:
+            at.append(target[i])
+            val.append(min(value / divisor, 1.0))
+    else:
+        def draw(i: int, value: int, at: list[int], val: list[float]) -> None:
+            at.append(target[i])
+            val.append(value / divisor)
+    return draw
 
 
 def known(names: tuple[str, ...], value: str, what: str) -> int:

@@ -14,6 +14,7 @@ stacks and boxes) are never read: only the counts a player can see.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Callable
 
 import numpy as np
 
@@ -23,10 +24,10 @@ from .components import DATA, GEARS, RESOURCES, TEMPLES, TRACKS
 from .model import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS, FRAME_NAMES,
                                GOLD, HIDDEN, HOLES, INSTANCE_TYPE, INSTANCES_OF_AGE, K_BUILD, K_CHOOSE,
                                K_HARVEST, K_MARKET, K_MIRROR, K_PAY, K_PLACING, K_TECH, K_TURN, K_GAIN,
-                               LIGHT, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
+                               LIGHT, NFIELDS, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
                                TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
 from .state import TzolkinState
-from ..rl.encoding import EntryCache, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
+from ..rl.encoding import Canvas, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
 
 N_BUILDINGS = len(DATA.buildings)
 N_MONUMENTS = len(DATA.monuments)
@@ -121,34 +122,64 @@ class TzolkinObserver(ObservationEncoder):
             Field("dummy_tiles", N_TILES, "1 for each tile revealed to place the dummies"),
         ])
 
+    # The observation reads only what the viewer may see: hidden lists by their lengths,
+    # other seats' kept tiles once revealed (:func:`kept_seen`). The true state with a
+    # viewer gives the same observation as that seat's view, bit for bit
+    # (tests/equivalence checks it), so the environments skip building the view.
+    public = True
+
     def fill(self, view: State, obs: np.ndarray) -> None:
-        """Every field of ``view`` in one pass: non-zero entries are collected as (offset,
-        value) lists and written with one ``obs.put`` (the observation starts at zero);
-        each seat's fields and the building rows are recomputed only when what they read
-        changed (:class:`EntryCache`)."""
-        assert isinstance(view, TzolkinState)
+        """Every field of ``view`` into ``obs`` (all zeros), group by group (:meth:`_paint`)."""
+        assert isinstance(view, TzolkinState) and view.viewer is not None
+        canvas = Canvas(obs)
+        self._paint(view, view.viewer, canvas)
+        canvas.flush()
+
+    def observe(self, view: State) -> np.ndarray:
+        if view.viewer is None:
+            return super().observe(view)  # refused there
+        return self.observe_seat(view, view.viewer)
+
+    def observe_seat(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state`` (a true state or any seat's view): the
+        seat's last observation, kept in a :class:`Canvas`, with the field groups whose
+        inputs changed drawn again, copied out."""
+        assert isinstance(state, TzolkinState)
+        if not hasattr(self, "_by_viewer"):
+            self._by_viewer: dict[int, Canvas] = {}
+        canvas = self._by_viewer.get(seat)
+        if canvas is None:
+            canvas = self._by_viewer[seat] = Canvas(self.layout.zeros())
+        self._paint(state, seat, canvas)
+        return canvas.flush().copy()
+
+    def _paint(self, s: TzolkinState, viewer: int, canvas: Canvas) -> None:
+        """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
+        keyed by what it reads, so an unchanged group costs one comparison."""
         n = self.num_players
-        seats = [(view.viewer + k) % n for k in range(n)]
+        seats = [(viewer + k) % n for k in range(n)]
         if not hasattr(self, "_off"):
             self._off = {f.name: self.layout.slice(f.name).start for f in self.layout.fields}
-            self._entries = EntryCache()
-        cache = self._entries
-        at: list[int] = []
-        val: list[float] = []
-        self._decision(view, at, val)
-        self._calendar(view, at, val, seats)
-        self._board(view, at, val, seats)
-        cache.extend("rows", (tuple(view.display), tuple(map(len, view.stacks)), tuple(view.monument_row)),
-                     lambda a, v: self._rows(view, a, v), at, val)
-        unfed = list(view.last_unfed) or [0] * n
+        group = canvas.group
+        canvas.redraw("decision", lambda a, v: self._decision(s, a, v))
+        group("calendar", (s.day, s.age, s.food_done, s.turn_index, s.start_player, s.sps_corn, s.sps),
+              lambda a, v: self._calendar(s, a, v, seats))
+        draws = self._draws(viewer)
+        items = canvas.items
+        if canvas.changed("gears", s.gears):
+            for g, holes in enumerate(s.gears):
+                items(("gear", g), holes, draws["gear", g])
+        group("board", (s.skull_slots, s.skulls, s.burned, s.jcorn, s.jwood),
+              lambda a, v: self._board(s, a, v, seats))
+        group("rows", (s.display, tuple(map(len, s.stacks)), s.monument_row), lambda a, v: self._rows(s, a, v))
+        unfed = list(s.last_unfed) or [0] * n
         for k, seat in enumerate(seats):
-            cache.extend(("seat", k, seat), (tuple(view.p[seat]), tuple(view.built[seat]),
-                                             tuple(view.monuments[seat]), unfed[seat]),
-                         lambda a, v: self._seat(view, a, v, k, seat, unfed[seat]), at, val)
-        cache.extend(("tiles", view.viewer), (tuple(view.dealt[view.viewer]), tuple(map(tuple, view.kept)),
-                                              tuple(view.dummy_tiles)),
-                     lambda a, v: self._tiles(view, a, v, seats), at, val)
-        obs.put(at, val)
+            items(("seat", k), s.p[seat], draws["seat", k], fixed=True)
+            group(("unfed", k), unfed[seat], lambda a, v: self._unfed(a, v, k, unfed[seat]))
+            group(("built", k), (s.built[seat], s.monuments[seat]), lambda a, v: self._built(s, a, v, k, seat))
+        kept = [kept_seen(s, seat, viewer) for seat in seats]
+        group("tiles", (s.dealt[viewer], kept, [bool(s.kept[seat]) for seat in seats], s.dummy_tiles),
+              lambda a, v: self._tiles(s, a, v, viewer, seats, kept))
 
     # --- field groups ------------------------------------------------------------------
     def _decision(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
@@ -197,8 +228,10 @@ class TzolkinObserver(ObservationEncoder):
             at.append(off["gain_and_mirror"] + 1)
             val.append(float(top.optional))
         o = off["decision_args"]
-        at += range(o, o + 12)
-        val += [float(x) for x in args]
+        for j, x in enumerate(args):
+            if x:  # (zeros need no entry: the canvas clears what the last drawing wrote)
+                at.append(o + j)
+                val.append(float(x))
 
     def _calendar(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
         off = self._off
@@ -212,17 +245,36 @@ class TzolkinObserver(ObservationEncoder):
             at.append(off["start_space"] + seats.index(s.sps))
             val.append(1.0)
 
+    def _draws(self, viewer: int) -> dict[tuple[str, int], Callable[[int, int, list[int], list[float]], None]]:
+        """How one item is drawn, for ``viewer``: a hole of each gear (the seats from the
+        viewer, then the dummies, one-hot; nothing when empty) and a field of each seat's
+        row ``P`` (see :func:`seat_rows`)."""
+        if not hasattr(self, "_draw_cache"):
+            self._draw_cache: dict[int, dict] = {}
+        found = self._draw_cache.get(viewer)
+        if found is None:
+            n, off = self.num_players, self._off
+            found = {}
+            channel = {code: (code - viewer) % n for code in range(n)}
+            channel[DUMMY] = n
+            base = off["gears"]
+            for g in range(len(HOLES)):
+                found["gear", g] = gear_hole(base, n + 1, channel)
+                base += HOLES[g] * (n + 1)
+            for k in range(n):
+                found["seat", k] = seat_field(seat_rows(off, k))
+            self._draw_cache[viewer] = found
+        return found
+
+    def _unfed(self, at: list[int], val: list[float], k: int, unfed: int) -> None:
+        at.append(self._off["last_unfed"] + k)
+        val.append(scaled(unfed, 6))
+
     def _board(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
+        """Skulls on Chichen Itza and in the supply, burned and jungle tiles."""
         off, n = self._off, self.num_players
         channel = {seat: k for k, seat in enumerate(seats)}
         channel[DUMMY] = n
-        base = off["gears"]
-        for g, holes in enumerate(s.gears):
-            for hole, code in enumerate(holes):
-                if code != EMPTY:
-                    at.append(base + hole * (n + 1) + channel[code])
-                    val.append(1.0)
-            base += HOLES[g] * (n + 1)
         base = off["skull_slots"]
         for k, slot in enumerate(SKULL_SLOTS):
             if s.skull_slots[slot] != EMPTY:
@@ -247,48 +299,75 @@ class TzolkinObserver(ObservationEncoder):
                 at.append(o + m)
                 val.append(1.0)
 
-    def _seat(self, s: TzolkinState, at: list[int], val: list[float], k: int, seat: int, unfed: int) -> None:
-        """Seat ``seat``'s fields, ``k`` seats after the viewer."""
+    def _built(self, s: TzolkinState, at: list[int], val: list[float], k: int, seat: int) -> None:
+        """Seat ``seat``'s buildings and monuments, ``k`` seats after the viewer."""
         off = self._off
-        P = s.p[seat]
-        o = off["goods"] + 5 * k
-        for g, (field, top) in enumerate(zip((CORN, WOOD, STONE, GOLD, SKULL), GOODS_TOP)):
-            at.append(o + g)
-            val.append(scaled(P[field], top))
-        at.append(off["vp"] + k)
-        val.append(scaled(P[VP], VP_TOP, low=-1.0))
-        o = off["workers"] + 3 * k
-        at += (o, o + 1, o + 2)
-        val += (P[WORKERS] / MAX_WORKERS, P[READY] / MAX_WORKERS, P[ON_GEARS] / MAX_WORKERS)
-        o = off["techs"] + len(TRACKS) * k
-        for t in range(len(TRACKS)):
-            at.append(o + t)
-            val.append(P[TECH + t] / 3)
-        o = off["temples"] + len(TEMPLES) * k
-        for t in range(len(TEMPLES)):
-            at.append(o + t)
-            val.append((P[TEMPLE + t] + 1) / (TEMPLE_TOP[t] + 1))
-        o = off["harvest_tiles"] + 2 * k
-        at += (off["board_light"] + k, o, o + 1)
-        val += (float(P[LIGHT]), scaled(P[CTILES], 16), scaled(P[WTILES], 16))
-        o = off["farms"] + 2 * k
-        at += (o, o + 1, off["last_unfed"] + k)
-        val += (scaled(P[FARM_FREE], 6), scaled(P[FARM_DISC], 3), scaled(unfed, 6))
         put_type_counts(at, val, off["built"] + N_BUILDINGS * k, s.built[seat])
         o = off["monuments_built"] + N_MONUMENTS * k
         for m in s.monuments[seat]:
             at.append(o + m)
             val.append(1.0)
 
-    def _tiles(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
+    def _tiles(self, s: TzolkinState, at: list[int], val: list[float], viewer: int, seats: list[int],
+               kept: list[list[int]]) -> None:
         off = self._off
-        put_tile_flags(at, val, off["own_dealt"], s.dealt[s.viewer])
+        put_tile_flags(at, val, off["own_dealt"], s.dealt[viewer])
         for k, seat in enumerate(seats):
-            put_tile_flags(at, val, off["kept"] + N_TILES * k, s.kept[seat])
+            put_tile_flags(at, val, off["kept"] + N_TILES * k, kept[k])
             if s.kept[seat]:
                 at.append(off["draft_chosen"] + k)
                 val.append(1.0)
         put_tile_flags(at, val, off["dummy_tiles"], s.dummy_tiles)
+
+
+def gear_hole(base: int, width: int, channel: dict[int, int]) -> Callable[[int, int, list[int], list[float]], None]:
+    """Draws hole ``i`` of a gear holding ``code`` (a seat, the dummy or EMPTY)."""
+    def draw(i: int, code: int, at: list[int], val: list[float]) -> None:
+        if code != EMPTY:
+            at.append(base + i * width + channel[code])
+            val.append(1.0)
+    return draw
+
+
+def seat_rows(off: dict[str, int], k: int) -> list[tuple[int, float, float, float, float]]:
+    """Per field of a player's row ``P`` (by index), for the seat ``k`` after the viewer:
+    its offset, what is added to it, what the sum is divided by, and its bounds (infinite:
+    not clipped); goods / 30 (corn), 10, 10, 10, 13 (skulls); VP / 150 in [-1, 1]; workers
+    / 6; technologies / 3; temple steps + 1 / top + 1; board side; harvest tiles / 16;
+    farms / 6 and / 3."""
+    inf = float("inf")
+    rows: dict[int, tuple[int, float, float, float, float]] = {}
+    for g, (field, top) in enumerate(zip((CORN, WOOD, STONE, GOLD, SKULL), GOODS_TOP)):
+        rows[field] = (off["goods"] + 5 * k + g, 0, top, 0.0, 1.0)
+    rows[VP] = (off["vp"] + k, 0, VP_TOP, -1.0, 1.0)
+    for j, field in enumerate((WORKERS, READY, ON_GEARS)):
+        rows[field] = (off["workers"] + 3 * k + j, 0, MAX_WORKERS, -inf, inf)
+    for t in range(len(TRACKS)):
+        rows[TECH + t] = (off["techs"] + len(TRACKS) * k + t, 0, 3, -inf, inf)
+    for t in range(len(TEMPLES)):
+        rows[TEMPLE + t] = (off["temples"] + len(TEMPLES) * k + t, 1, TEMPLE_TOP[t] + 1, -inf, inf)
+    rows[LIGHT] = (off["board_light"] + k, 0, 1, -inf, inf)
+    rows[CTILES] = (off["harvest_tiles"] + 2 * k, 0, 16, 0.0, 1.0)
+    rows[WTILES] = (off["harvest_tiles"] + 2 * k + 1, 0, 16, 0.0, 1.0)
+    rows[FARM_FREE] = (off["farms"] + 2 * k, 0, 6, 0.0, 1.0)
+    rows[FARM_DISC] = (off["farms"] + 2 * k + 1, 0, 3, 0.0, 1.0)
+    assert sorted(rows) == list(range(NFIELDS))
+    return [rows[i] for i in range(NFIELDS)]
+
+
+def seat_field(rows: list[tuple[int, float, float, float, float]]) -> Callable[[int, int, list[int], list[float]], None]:
+    """Draws field ``i`` of a player's row: ``min(max((value + add) / divisor, low), high)``."""
+    def draw(i: int, value: int, at: list[int], val: list[float]) -> None:
+        offset, add, divisor, low, high = rows[i]
+        at.append(offset)
+        val.append(min(max((value + add) / divisor, low), high))
+    return draw
+
+
+def kept_seen(s: TzolkinState, seat: int, viewer: int) -> list[int]:
+    """The start tiles ``seat`` kept as ``viewer`` sees them: its own, and others' once the
+    draft is revealed (rules 2; before that a view holds only hidden placeholders)."""
+    return s.kept[seat] if seat == viewer or s.revealed or s.viewer is not None else []
 
 
 def put_type_counts(at: list[int], val: list[float], offset: int, instances: list[int]) -> None:

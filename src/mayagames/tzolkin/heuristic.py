@@ -143,6 +143,9 @@ def _temple_outlook(food_done: int, P: list[int], leaders: list[tuple[int, int]]
     return total
 
 
+_UNSET: Any = object()  # an optional argument not given: computed from the state
+
+
 def picked_worker(s: Any, seat: int) -> tuple[int, int] | None:
     """(gear, space) of the worker ``seat`` has just picked up and not yet used."""
     top = s.stack[-1] if s.stack else None
@@ -151,12 +154,15 @@ def picked_worker(s: Any, seat: int) -> tuple[int, int] | None:
     return None
 
 
-def corn_on_the_way(s: Any, seat: int) -> int:
+def corn_on_the_way(s: Any, seat: int, picked: Any = _UNSET) -> int:
     """Corn the seat's workers on Palenque bring when picked up (rules 3: its spaces),
-    the one just picked up there included."""
+    the one just picked up there included (``picked``: :func:`picked_worker`, if known)."""
     occ = s.gears[PALENQUE]
-    corn = sum(PALENQUE_CORN[pos] for pos in range(SPACES[PALENQUE]) if occ[pos] == seat)
-    picked = picked_worker(s, seat)
+    corn = 0
+    if seat in occ:
+        corn = sum([PALENQUE_CORN[pos] for pos in range(SPACES[PALENQUE]) if occ[pos] == seat])
+    if picked is _UNSET:
+        picked = picked_worker(s, seat)
     if picked is not None and picked[0] == PALENQUE:
         corn += PALENQUE_CORN[picked[1]]
     return corn
@@ -184,60 +190,69 @@ def hunger_weight(days: int) -> float:
     return HUNGER_WEIGHT[days] if 0 <= days < len(HUNGER_WEIGHT) else HUNGER_FAR
 
 
-def feeding_outlook(s: Any, seat: int) -> float:
+def feeding_outlook(s: Any, seat: int, share: float | None = None, picked: Any = _UNSET) -> float:
     """VP lost to feeding at the remaining Food Days (rules 8): the corn owed (after
     farms) at 1/4 VP each, and the unfed penalty (3 VP and the corn a worker would
     have eaten) of the workers that the corn held and on its way cannot feed at the
-    next Food Day, weighted by how close it is."""
+    next Food Day, weighted by how close it is. (``share``: :func:`share_left`,
+    ``picked``: :func:`picked_worker`, when the caller knows them.)"""
     P = s.p[seat]
     days = 4 - s.food_done
     need, each = feeding_cost(P)
     owed = days * need * each
     penalty = 0.0
     if days and each:
-        short = need * each - P[CORN] - corn_on_the_way(s, seat)
+        short = need * each - P[CORN] - corn_on_the_way(s, seat, picked)
         if short > 0:
             unfed = -(-short // each)
             weight = hunger_weight(FOOD_DAYS[s.food_done] - s.day)
             penalty = weight * unfed * (DATA.unfed_vp - each / DATA.corn_per_vp)
-    corn_vp = 1 / DATA.corn_per_vp + GOODS_PREMIUM[0] * share_left(s)  # corn eaten is not spent
+    if share is None:
+        share = share_left(s)
+    corn_vp = 1 / DATA.corn_per_vp + GOODS_PREMIUM[0] * share  # corn eaten is not spent
     return -owed * corn_vp + penalty
 
 
 def banked(s: Any, seat: int) -> float:
     """What the seat would score if the game ended now (before Food Days still due)."""
     P = s.p[seat]
-    monuments = sum(monument_vp(s, seat, m) for m in s.monuments[seat])
+    built = s.monuments[seat]
+    monuments = sum([monument_vp(s, seat, m) for m in built]) if built else 0
     return P[VP] + corn_value(P) / DATA.corn_per_vp + P[SKULL] * DATA.skull_vp + monuments
 
 
-def goods_outlook(s: Any, seat: int) -> float:
+def goods_outlook(s: Any, seat: int, share: float | None = None) -> float:
     """The premium of goods held while they can still be used (corn, wood, stone, gold)."""
     P = s.p[seat]
     corn, wood, stone, gold = GOODS_PREMIUM
-    return share_left(s) * (P[CORN] * corn + P[WOOD] * wood + P[STONE] * stone + P[GOLD] * gold)
+    return (share_left(s) if share is None else share) * (P[CORN] * corn + P[WOOD] * wood + P[STONE] * stone + P[GOLD] * gold)
 
 
-def gear_outlook(s: Any, seat: int) -> float:
-    """Workers on the gears (by the action they reach) and workers ready to be placed."""
+def gear_outlook(s: Any, seat: int, left: int | None = None, picked: Any = _UNSET) -> float:
+    """Workers on the gears (by the action they reach) and workers ready to be placed
+    (``left``: :func:`rounds_left`, ``picked``: :func:`picked_worker`, if known)."""
     P = s.p[seat]
-    left = rounds_left(s)
+    if left is None:
+        left = rounds_left(s)
     total = P[READY] * READY_VP
     ahead = CHICHEN_AHEAD[P[TECH + THEOLOGY]]  # Theology 1: one Chichen space ahead
     if P[ON_GEARS]:
+        known = _WAITING
         for g, occ in enumerate(s.gears):
             if g == CHICHEN or seat not in occ:  # (the membership test only saves time)
                 continue
             for pos in range(SPACES[g]):
                 if occ[pos] == seat:
-                    total += waiting_value(g, pos, left)
+                    value = known.get((g, pos, left))
+                    total += waiting_value(g, pos, left) if value is None else value
         if P[SKULL]:  # each skull needs a worker on Chichen Itza: the best ones count
             occ = s.gears[CHICHEN]
             last = SPACES[CHICHEN] - 1
-            chichen = sorted((waiting_value(CHICHEN, min(pos + ahead, last), left)
-                              for pos in range(SPACES[CHICHEN]) if occ[pos] == seat), reverse=True)
+            chichen = sorted([waiting_value(CHICHEN, min(pos + ahead, last), left)
+                              for pos in range(SPACES[CHICHEN]) if occ[pos] == seat], reverse=True)
             total += sum(chichen[:P[SKULL]])
-    picked = picked_worker(s, seat)
+    if picked is _UNSET:
+        picked = picked_worker(s, seat)
     if picked is not None:  # about to act: worth its action now
         g, pos = picked
         if g == CHICHEN:
@@ -246,10 +261,11 @@ def gear_outlook(s: Any, seat: int) -> float:
     return total
 
 
-def time_outlook(s: Any, seat: int) -> float:
+def time_outlook(s: Any, seat: int, left: int | None = None) -> float:
     """Value of workers, technologies and skulls over the rounds left."""
     P = s.p[seat]
-    left = rounds_left(s)
+    if left is None:
+        left = rounds_left(s)
     techs = sum(P[TECH:TECH + 4])
     skull_gain = max(0.0, SKULL_ACTION_VP - DATA.skull_vp) * min(P[SKULL], left // 2)
     return left * (P[WORKERS] * WORKER_VP_PER_ROUND + techs * TECH_VP_PER_ROUND) + skull_gain
@@ -260,9 +276,17 @@ def estimate_scores(state: Any) -> list[float]:
     if state.phase == OVER:
         return state.scores()
     leaders = temple_leaders(state)
-    return [banked(state, seat) + goods_outlook(state, seat) + temple_outlook(state, seat, leaders)
-            + feeding_outlook(state, seat) + gear_outlook(state, seat) + time_outlook(state, seat)
-            for seat in range(state.num_players)]
+    left = rounds_left(state)  # what every seat's terms share, computed once
+    share = min(1.0, left / GAME_ROUNDS)
+    mover = state.cur
+    moving = picked_worker(state, mover)
+    out = []
+    for seat in range(state.num_players):
+        picked = moving if seat == mover else None
+        out.append(banked(state, seat) + goods_outlook(state, seat, share) + temple_outlook(state, seat, leaders)
+                   + feeding_outlook(state, seat, share, picked) + gear_outlook(state, seat, left, picked)
+                   + time_outlook(state, seat, left))
+    return out
 
 
 def tie_break_workers(state: Any) -> list[int]:

@@ -97,11 +97,26 @@ function cap(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }
 
-function attrs(key, tip, targets) {
+function attrs(key, tip, targets, rules = null) {
   let s = "";
   if (key && targets[key]) s += ` data-target="${esc(key)}"`;
   if (tip) s += ` data-tip="${esc(tip)}"`;
+  if (tip && rules) s += ` data-rules="${esc(rules)}"`;
   return s;
+}
+
+// Sections of the rules page (/rules/GAME#ANCHOR) that the details of each kind link to.
+const RULES = {
+  components: "components",
+  cards: "action-cards",
+  round: "the-round",
+  scoring: "scoring",
+  directors: "museum-directors",
+};
+
+// The rules page's section of a catalogue item (its details link there).
+function rulesAt(anchor) {
+  return ` data-rules="${esc(anchor)}"`;
 }
 
 // The places a move touched, read from its notation (its words: hex names, tile and card
@@ -178,7 +193,7 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
   const key = `hex-${hex.name}`;
   const target = Boolean(targets[key]);
   const fill = hex.kind === "jungle" && hex.tile ? "#6a994e" : FILL[hex.kind] || "#ccc";
-  let s = `<g class="tk-hex${dim && !target ? " tk-dim" : ""}" data-place="${esc(hex.name)}"${attrs(key, hexTip(hex, v, ctx), targets)}>`;
+  let s = `<g class="tk-hex${dim && !target ? " tk-dim" : ""}" data-place="${esc(hex.name)}"${attrs(key, hexTip(hex, v, ctx), targets, RULES.components)}>`;
   s += `<polygon points="${hexPoints(x, y, SIZE - 1)}" fill="${fill}" stroke="${hex.dotted ? "#c9c1b3" : "#5c4d3c"}"${hex.dotted ? ' stroke-dasharray="4 3"' : ""}/>`;
   if (target) s += `<polygon class="tk-ring" points="${hexPoints(x, y, SIZE - 6)}" fill="none"/>`;
   s += t(x, y - SIZE + 15, hex.name, { size: 9, fill: "#3d3128" });
@@ -286,7 +301,39 @@ function tileTip(id, c) {
 
 function tileChip(id, key, c, targets, extraTip = "") {
   const tile = c.tiles && c.tiles[id];
-  return `<div class="tk-chip tk-tile" data-place="${esc(id)}"${attrs(key, tileTip(id, c) + extraTip, targets)}>${miniTile(id, tile)}<span><b>${esc(id)}</b><small>${esc(tile ? tile.title : "")}</small></span></div>`;
+  return `<div class="tk-chip tk-tile" data-place="${esc(id)}"${attrs(key, tileTip(id, c) + extraTip, targets, RULES.components)}>${miniTile(id, tile)}<span><b>${esc(id)}</b><small>${esc(tile ? tile.title : "")}</small></span></div>`;
+}
+
+// What an action card does, as pictures: from its effect and parameters in the data file
+// (cards.json), with the count it allows ("×2"), so a card reads without hovering.
+const TILE_ICONS = { T: "temple", L: "lake", V: "volcano" };
+
+function cardIcons(card, c) {
+  if (!card || !card.effect) return [];
+  const p = card.params || {};
+  switch (card.effect) {
+    case "treasure_pair": return [["treasure", 2]];
+    case "explorers_to_ruin": return [["explorer", p.explorers], ["ruins"]];
+    case "unearth": return [["dig", p.times], ["treasure"]];
+    case "explorers_to_temples": return [["explorer", p.explorers], ["temple"]];
+    case "clear_floors": return [["floors", p.floors]];
+    case "base_camp": return p.with_em ? [["base_camp"], ["explorer"]] : [["base_camp"]];
+    case "recruit": return [["leader", p.leaders], ["explorer", p.explorers]];
+    case "recruit_explorers": return [["explorer", p.explorers]];
+    case "moves": return [["steps", p.points]];
+    case "trail_stone": return [["trail"]];
+    case "bonus_ap": return [["ap", p.ap]];
+    case "symbol_tile": {
+      const tile = (c.tiles || {})[p.tile];
+      return [[TILE_ICONS[String(p.tile || "")[0]] || (tile && tile.type) || "jungle"]];
+    }
+    default: return [];
+  }
+}
+
+function cardIconsHtml(card, c) {
+  return cardIcons(card, c).map(([name, count]) =>
+    `<span class="tk-card-ic">${icon(name, { size: 18 })}${count && count > 1 ? `<small>×${count}</small>` : ""}</span>`).join("");
 }
 
 function cardChip(entry, key, c, targets) {
@@ -298,7 +345,7 @@ function cardChip(entry, key, c, targets) {
   let tip = card ? `${card.title} (${entry.card})\n${card.text}` : entry.card;
   if (entry.side === "left") tip += "\nKept on the left of the campsite.";
   if (entry.face_down) tip += "\nUsed this round (face down).";
-  return `<div class="${classes.join(" ")}" data-place="${esc(entry.card)}"${attrs(key, tip, targets)}><b>${esc(card ? card.title : entry.card)}</b><small>${esc(entry.card)}${entry.side === "left" ? " · kept" : ""}${entry.face_down ? " · used" : ""}</small></div>`;
+  return `<div class="${classes.join(" ")}" data-place="${esc(entry.card)}"${attrs(key, tip, targets, RULES.cards)}><span class="tk-card-icons">${cardIconsHtml(card, c)}</span><b>${esc(card ? card.title : entry.card)}</b><small>${esc(entry.card)}${entry.side === "left" ? " · kept" : ""}${entry.face_down ? " · used" : ""}</small></div>`;
 }
 
 function section(title, body, tip = "") {
@@ -314,7 +361,7 @@ function drawOffer(v, ctx, targets) {
     `Deck: ${typeof v.cards.deck === "number" ? v.cards.deck : v.cards.deck.length} cards · discard pile: ${v.cards.discard.length}`);
   const bag = typeof v.ap_tokens.bag === "number" ? v.ap_tokens.bag : v.ap_tokens.bag.length;
   const tokens = v.ap_tokens.display.map((value) =>
-    `<div class="tk-chip tk-ap"${attrs(`ap-${value}`, `AP token worth ${value} Action Points: spend them on AP actions when you activate it`, targets)}><b>${value}</b><small>AP</small></div>`).join("");
+    `<div class="tk-chip tk-ap"${attrs(`ap-${value}`, `AP token worth ${value} Action Points: spend them on AP actions when you activate it`, targets, RULES.round)}><b>${value}</b><small>AP</small></div>`).join("");
   const last = v.round >= v.rounds || v.phase === "final_scoring" || v.phase === "over";
   const none = v.phase === "round_management" ? "none left" : last ? "all taken (last round)" : `all taken this round; ${v.num_players} drawn next round`;
   s += section(`AP tokens (${bag} in the bag)`, `<div class="tk-row">${tokens || `<span class="muted">${none}</span>`}</div>`);
@@ -326,7 +373,7 @@ function drawOffer(v, ctx, targets) {
     const colour = seat === null ? null : v.colours[seat];
     const style = colour ? ` style="background:${COLOURS[colour]};color:${INK_ON[colour]}"` : "";
     const tip = seat === null ? `Space ${i + 1}: put your statuette here to play ${ordinal(i + 1)} next round` : `Space ${i + 1}: ${seatName(ctx, seat)} plays ${ordinal(i + 1)} next round`;
-    return `<div class="tk-chip tk-statuette"${style}${attrs(`statuette-${i + 1}`, tip, targets)}><b>${i + 1}</b></div>`;
+    return `<div class="tk-chip tk-statuette"${style}${attrs(`statuette-${i + 1}`, tip, targets, RULES.round)}><b>${i + 1}</b></div>`;
   }).join("");
   const order = v.order.map((seat) => esc(seatName(ctx, seat))).join("\u00a0→\u00a0");
   s += section("Next round's turn order", `<div class="tk-row">${spaces}<span class="muted">this round: ${order}</span></div>`);
@@ -375,7 +422,7 @@ function drawPlayer(p, v, ctx, targets) {
   const museum = treasures.map(([type, n]) => {
     const take = `museum-${p.seat}-${type}`, give = `give-${type}`;
     const key = targets[take] ? take : you && targets[give] ? give : null;
-    return `<span class="tk-treasure"${attrs(key, `${n} ${type}${n === 1 ? "" : "s"}: ${sets[n] ?? "?"} PP`, targets)}>${esc(type)} ${n}</span>`;
+    return `<span class="tk-treasure"${attrs(key, `${n} ${type}${n === 1 ? "" : "s"}: ${sets[n] ?? "?"} PP`, targets, RULES.scoring)}>${esc(type)} ${n}</span>`;
   }).join(" ");
   s += `<p class="tk-line" data-tip="Treasures score per type: 1/2/3/4/5 of a kind = 1/3/6/10/15 PP">Museum: ${museum || '<span class="muted">no treasures</span>'}` +
     `${treasures.length ? ` <span class="muted">(${museumValue(p.museum, sets)} PP)</span>` : ""}</p>`;
@@ -384,7 +431,7 @@ function drawPlayer(p, v, ctx, targets) {
     const info = (c.powers || {})[power];
     const used = d.used === power;
     const tip = `${cap(power)}: ${info ? info.text : ""}${d.used ? (used ? "\nUsed." : "\nThe director's one power has been used.") : "\nOnce per game, free, on your turn; an unused director scores " + (c.unused_director_bonus ?? 5) + " PP at the end."}`;
-    return `<span class="tk-power${used ? " used" : ""}${d.used && !used ? " spent" : ""}"${attrs(you ? `power-${power}` : null, tip, targets)}>${esc(cap(power))}</span>`;
+    return `<span class="tk-power${used ? " used" : ""}${d.used && !used ? " spent" : ""}"${attrs(you ? `power-${power}` : null, tip, targets, RULES.directors)}>${esc(cap(power))}</span>`;
   }).join(" ");
   s += `<p class="tk-line tk-director">Director ${esc(d.name)}: ${powers}</p>`;
   if (you && !d.used) {  // your own powers in words (others': on hover / tap)
@@ -392,7 +439,7 @@ function drawPlayer(p, v, ctx, targets) {
   }
   if (p.score_if_now) {
     const sc = p.score_if_now;
-    s += `<p class="tk-line muted" data-tip="What a scoring now would give: temples ${sc.temples}, tallest ${sc.tallest}, volcanoes ${sc.volcanoes}, jungles ${sc.jungles}, lakes × ruins ${sc.lakes_ruins}, treasures ${sc.treasures}">A scoring now: +${sc.total} PP</p>`;
+    s += `<p class="tk-line muted"${rulesAt(RULES.scoring)} data-tip="What a scoring now would give: temples ${sc.temples}, tallest ${sc.tallest}, volcanoes ${sc.volcanoes}, jungles ${sc.jungles}, lakes × ruins ${sc.lakes_ruins}, treasures ${sc.treasures}">A scoring now: +${sc.total} PP</p>`;
   }
   return s + "</div>";
 }

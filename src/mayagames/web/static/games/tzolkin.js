@@ -73,11 +73,29 @@ export function label(action) {
   }
 }
 
-function attrs(key, tip, targets) {
+function attrs(key, tip, targets, rules = null) {
   let s = "";
   if (key && targets[key]) s += ` data-target="${esc(key)}"`;
   if (tip) s += ` data-tip="${esc(tip)}"`;
+  if (tip && rules) s += ` data-rules="${esc(rules)}"`;
   return s;
+}
+
+// Sections of the rules page (/rules/GAME#ANCHOR) that the details of each kind link to.
+const RULES = {
+  startSpace: "starting-player-space",
+  foodDays: "food-days",
+  gears: "the-gears",
+  temples: "temples",
+  techs: "technologies",
+  buildings: "buildings",
+  monuments: "monuments",
+  components: "components",
+};
+
+// The rules page's section of a catalogue item (its details link there).
+function rulesAt(anchor) {
+  return ` data-rules="${esc(anchor)}"`;
 }
 
 function t(x, y, value, { size = 12, anchor = "middle", weight = "normal", fill = "#2b2521" } = {}) {
@@ -133,8 +151,8 @@ function drawHead(v, ctx, targets) {
   const tip = "Starting Player Space: place a worker here to take the corn on it and become the starting player " +
     "(or pass the marker to the left); with a light board you may then advance the calendar 2 days.";
   const cost = targets.start ? ` · placing costs ${tariff(v, c)} corn` : "";
-  const sps = `<div class="tz-sps" data-place="start"${attrs("start", tip, targets)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
-  return `<div class="tz-head"><div><div class="tz-day" data-tip="${esc("The game lasts " + last + " rounds (days) unless players speed the calendar up.\nFood Days: feed 2 corn per worker (−3 VP per unfed worker), then temple rewards.\n" + food)}"><b>${esc(dayText)}</b> · Age ${cal.age}${esc(next)}</div>` +
+  const sps = `<div class="tz-sps" data-place="start"${attrs("start", tip, targets, RULES.startSpace)}><b>Starting Player Space</b><span>${res("corn", ssp.corn)} corn on it${ssp.worker !== null ? ` · worker of ${esc(seatName(ctx, ssp.worker))}` : ""}${cost}</span></div>`;
+  return `<div class="tz-head"><div><div class="tz-day"${rulesAt(RULES.foodDays)} data-tip="${esc("The game lasts " + last + " rounds (days) unless players speed the calendar up.\nFood Days: feed 2 corn per worker (−3 VP per unfed worker), then temple rewards.\n" + food)}"><b>${esc(dayText)}</b> · Age ${cal.age}${esc(next)}</div>` +
     `<div class="muted">Starting player: ${esc(seatName(ctx, v.starting_player))}</div></div>${sps}</div>`;
 }
 
@@ -195,7 +213,7 @@ function drawGear(gear, v, ctx, targets, dim) {
     const fill = empty ? "#fffdf8" : occupant === "dummy" ? "#9a9188" : SEAT_COLOURS[occupant];
     const ink = empty ? "#7a6f66" : occupant === "dummy" ? "#fff" : SEAT_INK[occupant];
     const tip = dead ? "Dead arc: only dummy workers ride through here" : spaceTip(gear, i, occupant, v, ctx);
-    let g = `<g${dead ? "" : ` data-place="${esc(gear.name)}:${i}"`}${attrs(key, tip, targets)}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole}" fill="${fill}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
+    let g = `<g${dead ? "" : ` data-place="${esc(gear.name)}:${i}"`}${attrs(key, tip, targets, dead ? null : RULES.gears)}><circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole}" fill="${fill}" stroke="${dead ? "#bbb" : "#7a6f66"}"${dead ? ' stroke-dasharray="3 2"' : ""}/>` +
       t(x, y + 4.5, dead ? "" : String(i), { size: 13, weight: empty ? "normal" : "bold", fill: ink }) +
       (dead ? "" : `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 3}" fill="transparent"/>`) + "</g>";
     if (key && targets[key]) g += `<circle class="tz-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${hole + 4}" fill="none"/>`;
@@ -230,7 +248,7 @@ function drawTemples(v, ctx, targets) {
   v.temples.forEach((temple, i) => {
     const x = 4 + i * colW, info = c.temples && c.temples[temple.name];
     const key = targets[`temple-${temple.name}`] ? `temple-${temple.name}` : null;
-    s += `<g data-place="${esc(temple.name)}"${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets)}>`;
+    s += `<g data-place="${esc(temple.name)}"${attrs(key || `temple-${temple.name}`, templeTip(temple, c), targets, RULES.temples)}>`;
     const hy = 4 + (top - temple.top) * stepH;  // the name just above its own top step
     s += `<rect x="${x}" y="${hy}" width="${colW - 8}" height="26" rx="6" fill="${TEMPLE_FILL[temple.name] || "#c98a2b"}"/>` +
       iconAt(temple.name, x + 14, hy + 13, 18) +
@@ -261,11 +279,11 @@ function drawTechs(v, ctx, targets) {
     const info = c.techs && c.techs[track];
     const cost = c.tech_cost || [];
     const tip = info ? `${info.title}: advancing costs ${cost.slice(0, 3).join(" / ")} resource blocks (to level 1 / 2 / 3); beyond level 3: ${info.bonus} (${cost[3]} block)` : track;
-    let row = `<div class="tz-track" data-place="${track}"${attrs(`track-${track}`, tip, targets)}>${icon(track, { size: 18 })}<span>${esc(info ? info.title : track)}</span></div>`;
+    let row = `<div class="tz-track" data-place="${track}"${attrs(`track-${track}`, tip, targets, RULES.techs)}>${icon(track, { size: 18 })}<span>${esc(info ? info.title : track)}</span></div>`;
     for (let level = 0; level <= 3; level++) {
       const dots = v.players.filter((p) => p.techs[track] === level).map((p) => `<span class="tz-dot" style="background:${SEAT_COLOURS[p.seat]}"></span>`).join("");
       const text = level === 0 ? "start" : info ? info.levels[level - 1] : "";
-      row += `<div class="tz-level" data-tip="${esc(`${info ? info.title : track} level ${level}: ${text}` + (level ? " (levels add up)" : ""))}"><span class="tz-lv">${level}</span>${dots}<small>${esc(level ? text : "")}</small></div>`;
+      row += `<div class="tz-level"${rulesAt(RULES.techs)} data-tip="${esc(`${info ? info.title : track} level ${level}: ${text}` + (level ? " (levels add up)" : ""))}"><span class="tz-lv">${level}</span>${dots}<small>${esc(level ? text : "")}</small></div>`;
     }
     return row;
   }).join("");
@@ -279,7 +297,7 @@ function buildingCard(kind, id, c, targets, fromRow = true) {
   if (!info) return `<div class="tz-card"${attrs(`${kind}-${id}`, id, targets)}><b>${esc(id)}</b></div>`;
   const what = kind === "building" ? `Age ${info.age} ${info.category} building` : `${info.category} monument (scored at the end)`;
   const tip = `${id}: ${what}\nCost: ${costText(info.cost)}\n${info.effect}`;
-  return `<div class="tz-card ${kind}" data-place="${esc(id)}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets)}>` +
+  return `<div class="tz-card ${kind}" data-place="${esc(id)}" style="--cat:${CATEGORY_FILL[info.category] || "#999"}"${attrs(`${kind}-${id}`, tip, targets, kind === "building" ? RULES.buildings : RULES.monuments)}>` +
     `<div class="tz-card-head"><b>${iconsFor(info.effect).map((n) => icon(n, { size: 18 })).join("")}</b><span>${costHtml(info.cost)}</span></div><p>${esc(info.effect)}</p><small class="tz-id">${esc(id)}</small></div>`;
 }
 
@@ -288,8 +306,8 @@ function drawRows(v, ctx, targets) {
   const stacks = v.buildings.stacks.map((x) => x.length);
   const buildings = v.buildings.row.map((id) => buildingCard("building", id, c, targets)).join("");
   const monuments = v.monuments.row.map((id) => buildingCard("monument", id, c, targets)).join("");
-  return `<section class="tz-section"><h3 data-tip="Built with Tikal 2 / 4 or Uxmal 4; the row refills from the age's stack at the end of the turn">Buildings <small>(stacks: Age 1 ${stacks[0] ?? 0}, Age 2 ${stacks[1] ?? 0})</small></h3><div class="tz-cards">${buildings}</div></section>` +
-    `<section class="tz-section"><h3 data-tip="Built only with Tikal 4; each scores at the end of the game">Monuments</h3><div class="tz-cards">${monuments}</div></section>`;
+  return `<section class="tz-section"><h3${rulesAt(RULES.buildings)} data-tip="Built with Tikal 2 / 4 or Uxmal 4; the row refills from the age's stack at the end of the turn">Buildings <small>(stacks: Age 1 ${stacks[0] ?? 0}, Age 2 ${stacks[1] ?? 0})</small></h3><div class="tz-cards">${buildings}</div></section>` +
+    `<section class="tz-section"><h3${rulesAt(RULES.monuments)} data-tip="Built only with Tikal 4; each scores at the end of the game">Monuments</h3><div class="tz-cards">${monuments}</div></section>`;
 }
 
 function drawMarket(v, ctx, targets) {
@@ -308,7 +326,7 @@ function drawMarket(v, ctx, targets) {
 // --- players (HTML) ----------------------------------------------------------------------------------
 function tileChip(id, c) {
   const info = (c.start_tiles || {})[id];
-  return `<span class="tz-chip" data-tip="${esc(info ? `${id} (start tile): ${info.effect}` : id)}">${esc(id)}</span>`;
+  return `<span class="tz-chip"${rulesAt(RULES.components)} data-tip="${esc(info ? `${id} (start tile): ${info.effect}` : id)}">${esc(id)}</span>`;
 }
 
 function drawPlayer(p, v, ctx) {
@@ -328,11 +346,11 @@ function drawPlayer(p, v, ctx) {
   s += `<p class="tz-line" data-tip="${esc("Light board: may advance the calendar 2 days once (then dark). Harvest tiles count for monuments M03/M04.")}">${esc(p.board)} board · harvest tiles: ${p.harvest_tiles.corn} corn, ${p.harvest_tiles.wood} wood${esc(farms)}</p>`;
   const built = p.buildings.map((id) => {
     const info = (c.buildings || {})[id];
-    return `<span class="tz-chip" style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
+    return `<span class="tz-chip"${rulesAt(RULES.buildings)} style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
   }).join("");
   const mons = p.monuments.map((id) => {
     const info = (c.monuments || {})[id];
-    return `<span class="tz-chip monument" data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
+    return `<span class="tz-chip monument"${rulesAt(RULES.monuments)} data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
   }).join("");
   if (built || mons) s += `<div class="tz-row">${built}${mons}</div>`;
   const kept = p.start_tiles.kept.filter((x) => x !== "?");

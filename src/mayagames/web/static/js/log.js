@@ -17,10 +17,19 @@ export function createLog(container, { seatName, onEvent }) {
   const entries = [];  // {entry, li, group}: one per move shown
   let scrollQueued = false;
 
-  function eventTable(table) {
-    const head = el("tr", {}, table.columns.map((c) => el("th", {}, c)));
-    const rows = table.rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, String(cell)))));
-    return el("div", { class: "event-table" },
+  // A per-player table. ``across``: turned a quarter (one column per player, one row per
+  // category), so that a table of many categories fits the narrow log.
+  function eventTable(table, { across = false } = {}) {
+    let head, rows;
+    if (across && table.rows.length && table.columns.length > 1) {
+      head = el("tr", {}, el("th", {}, table.columns[0]), table.rows.map((row) => el("th", {}, String(row[0]))));
+      rows = table.columns.slice(1).map((column, j) => el("tr", {}, el("th", { scope: "row" }, column),
+        table.rows.map((row) => el("td", {}, String(row[j + 1])))));
+    } else {
+      head = el("tr", {}, table.columns.map((c) => el("th", {}, c)));
+      rows = table.rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, String(cell)))));
+    }
+    return el("div", { class: `event-table${across ? " across" : ""}` },
       table.title ? el("div", { class: "event-table-title" }, table.title) : null,
       el("table", { class: "list" }, el("thead", {}, head), el("tbody", {}, rows)));
   }
@@ -28,7 +37,7 @@ export function createLog(container, { seatName, onEvent }) {
   function eventNode(event) {
     return el("div", { class: `log-event ${event.kind}`, "data-kind": event.kind },
       el("span", { class: "log-event-text" }, `${EVENT_ICONS[event.kind] || "•"} ${event.text}`),
-      event.table ? eventTable(event.table) : null);
+      event.table ? eventTable(event.table, { across: true }) : null);
   }
 
   function turnOf(entry, previous) {

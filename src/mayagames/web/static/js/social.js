@@ -7,7 +7,7 @@ import { api, el, loadTokens, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-const social = { state: null, token: null, me: null, offset: 0, chatIds: new Set() };
+const social = { state: null, token: null, me: null, offset: 0, chatIds: new Set(), invites: {} };
 
 function fmt(seconds) {
   seconds = Math.max(0, Math.floor(seconds));
@@ -66,6 +66,37 @@ function drawNotice() {
   box.classList.toggle("hidden", !parts.length && !box.querySelector("button, a"));
 }
 
+// The creator's card: a new invite link for each person's seat no account holds.
+function drawInvites() {
+  const s = social.state;
+  const lobby = s.lobby || {};
+  const mine = social.me && lobby.creator !== null && lobby.creator === social.me.account.id;
+  const seats = mine && !s.terminal ? (lobby.invitable || []) : [];
+  $("invites-card").classList.toggle("hidden", !seats.length);
+  const key = seats.map((seat) => `${seat}:${seatName(seat)}:${social.invites[seat] || ""}`).join(",");
+  if (key === social.invitesKey) return;
+  social.invitesKey = key;
+  $("invites").replaceChildren(...seats.map((seat) => {
+    const link = social.invites[seat];
+    return el("li", { "data-seat": seat }, el("span", {}, `${seatName(seat)} `),
+      el("button", { type: "button", class: "secondary", id: `invite-seat-${seat}`, onclick: () => reissue(seat) },
+        link ? "Another new link" : "New invite link"),
+      link ? el("input", { id: `invite-link-${seat}`, readonly: "", value: link, "aria-label": `invite link of ${seatName(seat)}`,
+        onfocus: (e) => e.target.select() }) : null);
+  }));
+}
+
+async function reissue(seat) {
+  try {
+    const answer = await api(`/api/tables/${tableId}/seats/${seat}/invite`, { method: "POST" });
+    social.invites[seat] = new URL(answer.invite, location.origin).href;
+    drawInvites();
+    const input = $(`invite-link-${seat}`);
+    input.focus();
+    if (navigator.clipboard) navigator.clipboard.writeText(social.invites[seat]).then(() => toast("Link copied: send it to the player."), () => {});
+  } catch (error) { toast(error.message); }
+}
+
 async function join(seat) {
   try {
     await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat } });
@@ -122,6 +153,7 @@ function onMessage(event) {
   $("chat-login").classList.toggle("hidden", canChat);
   drawClocks();
   drawNotice();
+  drawInvites();
 }
 
 async function start() {

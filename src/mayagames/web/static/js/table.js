@@ -317,7 +317,7 @@ function draw() {
   $("undo").classList.toggle("hidden", s.seat === null || s.terminal);
   $("moves-card").classList.toggle("hidden", s.terminal || s.seat === null);
   $("replay-open").classList.toggle("hidden", !s.terminal);
-  $("rematch-open").classList.toggle("hidden", !s.terminal || !heldSeats().length);
+  $("rematch-open").classList.toggle("hidden", !s.terminal || !canRematch());
   $("record").classList.toggle("hidden", !s.terminal);
   $("record").href = `/api/tables/${tableId}/record`;
   $("review-open").classList.toggle("hidden", !s.terminal);
@@ -438,8 +438,17 @@ function drawPrompt(ctx) {
 
 // --- details of board elements (data-tip) ------------------------------------------------
 function showTip(node) {
+  clearTimeout(app.tipTimer);
   const tip = $("tip");
-  tip.textContent = node.dataset.tip;
+  tip.replaceChildren(node.dataset.tip);
+  // catalogue items (buildings, monuments, tiles, cards...) link to their rules section
+  const anchor = node.closest("[data-rules]")?.dataset.rules;
+  const game = app.state && app.state.game;
+  tip.classList.toggle("linked", Boolean(anchor && game));
+  if (anchor && game) {
+    tip.append(el("a", { class: "tip-rules", href: `/rules/${encodeURIComponent(game)}#${encodeURIComponent(anchor)}`,
+      target: "_blank", rel: "noopener" }, "Rules ›"));
+  }
   tip.classList.remove("hidden");
   const box = node.getBoundingClientRect();
   const x = Math.min(Math.max(8, box.left), window.innerWidth - tip.offsetWidth - 8);
@@ -450,8 +459,16 @@ function showTip(node) {
 }
 
 function hideTip() {
+  clearTimeout(app.tipTimer);
   $("tip").classList.add("hidden");
   app.tipFor = null;
+}
+
+// A tip with a rules link stays a moment after the pointer leaves, so it can reach the link.
+function hideTipSoon() {
+  if (!$("tip").classList.contains("linked")) { hideTip(); return; }
+  clearTimeout(app.tipTimer);
+  app.tipTimer = setTimeout(hideTip, 400);
 }
 
 function wireTips(board) {
@@ -468,7 +485,7 @@ function wireTips(board) {
   });
   board.addEventListener("pointerout", (event) => {
     const node = tipped(event);
-    if (node && event.pointerType === "mouse" && !node.contains(event.relatedTarget)) hideTip();
+    if (node && event.pointerType === "mouse" && !node.contains(event.relatedTarget)) hideTipSoon();
   });
   board.addEventListener("focusin", (event) => { const node = tipped(event); if (node && event.target.matches(":focus-visible")) showTip(node); });
   board.addEventListener("focusout", hideTip);
@@ -478,6 +495,8 @@ function wireTips(board) {
     if (app.tipFor === node) hideTip(); else showTip(node);
   });
   board.addEventListener("click", onBoardClick);
+  $("tip").addEventListener("pointerenter", () => clearTimeout(app.tipTimer));
+  $("tip").addEventListener("pointerleave", hideTipSoon);
   board.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && event.target.closest(".target")) {
       event.preventDefault();
@@ -557,7 +576,7 @@ function showSummary() {
       el("td", {}, s.winners.includes(seat) ? "winner" : ""))));
   const details = app.renderer && app.renderer.summary ? app.renderer.summary(context(s.view, [], s.seat, s)) : "";
   $("summary-details").innerHTML = details || "";
-  $("summary-rematch").classList.toggle("hidden", !heldSeats().length);
+  $("summary-rematch").classList.toggle("hidden", !canRematch());
   $("summary").classList.remove("hidden");
   summaryHints(tableId, seatName);
 }
@@ -570,10 +589,23 @@ function drawRematchNote() {
   for (const id of ["summary-rematch", "rematch-open"]) $(id).textContent = s.rematch ? "Join the rematch" : "Rematch";
 }
 
-// Same seats and options, a new seed: each seat held on this device gets its new link.
+// A seat held here by its link, or by the account logged in (its session opens the seat).
+function canRematch() {
+  return heldSeats().length > 0 || (app.state && app.state.seat !== null);
+}
+
+// Same seats and options, a new seed: each seat held on this device gets its new link; an
+// account's seat needs none (the session opens it at the new table too).
 async function rematch() {
   const tokens = heldSeats().map((seat) => app.tokens[seat]);
-  if (!tokens.length) return;
+  if (!tokens.length) {
+    if (!canRematch()) return;
+    try {
+      const answer = await api(`/api/tables/${tableId}/rematch`, { method: "POST" });
+      location.assign(`/table/${encodeURIComponent(answer.table)}${location.search}`);
+    } catch (error) { toast(error.message); }
+    return;
+  }
   const pairs = [];
   let table = null;
   for (const token of tokens) {
@@ -637,6 +669,7 @@ function closeReplay() {
 // --- wiring -------------------------------------------------------------------------------
 function wire() {
   $("undo").addEventListener("click", undo);
+  $("prompt").addEventListener("click", () => $("prompt").classList.toggle("open"));  // phone: all of it
   wireReviewLinks(tableId);
   wireTips($("board"));
   wireSignals();
