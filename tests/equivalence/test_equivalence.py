@@ -133,3 +133,30 @@ def test_tzolkin_actions_that_reveal_nothing_have_one_public_result():
             legal = state.legal_actions()
             state.apply_unchecked(legal[rng.randbelow(len(legal))])
     assert checked > 100 and revealing > 5
+
+
+@pytest.mark.parametrize("game", ["tikal", "tzolkin"])
+def test_a_determinizer_samples_the_worlds_determinize_samples(game):
+    """``view.determinizer()`` (what is unseen worked out once, for a search) gives, call
+    after call, the worlds that ``view.determinize`` gives from the same generator."""
+    import json
+
+    from mayagames.core import new_game
+    from mayagames.core.rng import Rng
+
+    state, rng, checked = new_game(game, 3, 4), Rng(4), 0
+    while not state.is_terminal:
+        if rng.randbelow(40) == 0:
+            view = state.view(state.current_player)
+            sample = view.determinizer()
+            ours, theirs = Rng(checked), Rng(checked)
+            for _ in range(3):
+                a, b = sample(ours), view.determinize(theirs)
+                assert json.dumps(a.to_dict(), sort_keys=True, default=str) == \
+                    json.dumps(b.to_dict(), sort_keys=True, default=str)
+                assert a.legal_actions() == b.legal_actions()
+            assert ours.next64() == theirs.next64()  # the same draws were made
+            checked += 1
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randbelow(len(legal))])
+    assert checked > 5

@@ -107,8 +107,9 @@ class HeuristicAgent:
         reuse = public and self.samples > 1 and chance_is_revealed(view.info)
         known: dict[int, float] = {}
         totals = [0.0] * len(legal)
+        determinize = view.determinizer()
         for _ in range(self.samples):
-            world = view.determinize(self.rng)
+            world = determinize(self.rng)
             for i, action in enumerate(legal):
                 value = known.get(i)
                 if value is None:

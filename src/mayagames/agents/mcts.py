@@ -194,14 +194,15 @@ class MCTSAgent:
         a copy of the (i mod K)-th of K determinizations sampled on first use, which saves
         most of the sampling cost (the shuffles of the hidden parts) when a search runs many
         more iterations than K."""
+        determinize = view.determinizer()  # what is unseen worked out once per search
         if not self.worlds:
-            return lambda i: view.determinize(rng)
+            return lambda i: determinize(rng)
         pool: list[State] = []
 
         def sample(i: int) -> State:
             k = i % self.worlds
             if k == len(pool):
-                pool.append(view.determinize(rng))
+                pool.append(determinize(rng))
                 return pool[k].clone()
             return pool[k].clone()
         return sample

@@ -363,6 +363,13 @@ class State(ABC):
         Called on a view; on a true state it returns a clone with a fresh generator.
         """
 
+    def determinizer(self) -> "Callable[[Rng], State]":
+        """``determinize`` of this view as a function of the generator, for callers that
+        sample many worlds of one view (a search): a game may work out once what is
+        unseen and only shuffle it per call. Each call must equal ``determinize(rng)``
+        (the same world, the same draws from ``rng``)."""
+        return self.determinize
+
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this state (of the view, for a view)."""

@@ -10,7 +10,7 @@ are shuffled into the hidden places, keeping each place's size.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from collections import Counter
 
@@ -59,27 +59,53 @@ def _unseen_treasures(s: TikalState) -> list[int]:
 
 def determinize(view: TikalState, rng: Rng) -> TikalState:
     """Sample the hidden parts of ``view`` from ``rng`` (a true state: a clone, fresh generator)."""
+    return determinizer(view)(rng)
+
+
+def determinizer(view: TikalState) -> Callable[[Rng], TikalState]:
+    """:func:`determinize` of ``view`` as a function of the generator: what is unseen
+    (cards, AP tokens, each letter's tiles, treasures) is worked out once; each call copies
+    those pools and shuffles them in the same order as before (the same worlds)."""
+    if not view.redacted:
+        return lambda rng: _full(view, rng)
+    cards = _unseen_cards(view)
+    ap = _unseen_ap(view)
+    seen_tiles = _seen_tiles(view)
+    tiles = [(letter, _unseen_tiles(view, letter, seen_tiles)) for letter in DRAWN_LETTERS]
+    treasures = _unseen_treasures(view)
+    bag = len(view.bag)
+    green = len(view.green)
+    ruins = [(h, len(stack)) for h, stack in view.ruin.items()]
+
+    def sample(rng: Rng) -> TikalState:
+        full = view.clone()
+        full.viewer = None
+        full.redacted = False
+        full._legal = None
+        deck = cards[:]
+        rng.shuffle(deck)
+        full.deck = deck
+        tokens = ap[:]
+        rng.shuffle(tokens)
+        full.bag, full.ap_removed = tokens[:bag], tokens[bag:]
+        for letter, unseen in tiles:
+            pile = unseen[:]
+            rng.shuffle(pile)
+            full.piles[letter] = pile
+        left = treasures[:]
+        rng.shuffle(left)
+        full.green = [left.pop() for _ in range(green)]
+        full.ruin = {h: [left.pop() for _ in range(size)] for h, size in ruins}
+        full.rng = rng.spawn()
+        return full
+    return sample
+
+
+def _full(view: TikalState, rng: Rng) -> TikalState:
+    """A true state given as a view: a clone with a fresh generator."""
     full = view.clone()
     full.viewer = None
     full.redacted = False
     full._legal = None
-    if not view.redacted:
-        full.rng = rng.spawn()
-        return full
-    cards = _unseen_cards(view)
-    rng.shuffle(cards)
-    full.deck = cards
-    ap = _unseen_ap(view)
-    rng.shuffle(ap)
-    full.bag, full.ap_removed = ap[:len(view.bag)], ap[len(view.bag):]
-    seen_tiles = _seen_tiles(view)
-    for letter in DRAWN_LETTERS:
-        pile = _unseen_tiles(view, letter, seen_tiles)
-        rng.shuffle(pile)
-        full.piles[letter] = pile
-    treasures = _unseen_treasures(view)
-    rng.shuffle(treasures)
-    full.green = [treasures.pop() for _ in view.green]
-    full.ruin = {h: [treasures.pop() for _ in stack] for h, stack in view.ruin.items()}
     full.rng = rng.spawn()
     return full

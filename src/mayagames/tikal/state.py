@@ -290,6 +290,9 @@ class TikalState(State):
     def determinize(self, rng: Rng) -> "TikalState":
         return _hidden.determinize(self, rng)
 
+    def determinizer(self) -> Any:
+        return _hidden.determinizer(self)
+
     def to_dict(self) -> dict[str, Any]:
         return _serialize.state_to_dict(self)
 
