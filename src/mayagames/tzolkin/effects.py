@@ -90,7 +90,12 @@ def gain_tile(s: "TzolkinState", seat: int, tile: int) -> None:
     """The items of a kept starting tile; temple steps and advances are free."""
     spec = DATA.tiles[tile]
     P = s.p[seat]
-    gain_goods(s, P, dict(zip(GOODS, spec.gain)))
+    corn, wood, stone, gold, skull = spec.gain      # GOODS order
+    gain_corn(s, P, corn)
+    P[1] += wood
+    P[2] += stone
+    P[3] += gold
+    gain_skulls(s, P, skull)
     for t, n in enumerate(spec.temples):
         for _ in range(n):
             step_up(s, seat, t)

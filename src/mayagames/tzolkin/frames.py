@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 from . import actions as A
+from .actions import END, NOTHING, Do, Pick, Place, PlaceStart
 from .components import (ARCHITECTURE, AGRICULTURE, BUILDING_INDEX, DATA, EXTRACTION, GEARS,
                          MONUMENT_INDEX, PALENQUE, RESOURCES, TEMPLES, THEOLOGY, TIKAL, TILE_INDEX,
                          TRACKS, UXMAL, YAXCHILAN)
@@ -42,20 +43,24 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, MARKET, MCOST, MIRROR_CORN,
+from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_CHECKS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
-                    action_costs, anger_refusal, beg_refusal, block_build_refusal, block_refusal,
+                    anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
-                    mirror_refusal, monument_refusal, must_use_special_case, perform_refusal,
-                    pick_options, pick_refusal, place_refusal, placement_options,
+                    mirror_refusal, monument_refusal, perform_refusal,
+                    pick_options, pick_refusal, place_refusal, placement_options, reach,
                     special_case_options, start_space_refusal, step_refusal, tech_refusal,
-                    trade_refusal, uxmal_build_refusal, uxmal_price, row_types)
+                    trade_refusal, uxmal_build_refusal, words, uxmal_price, row_types)
 from .scoring import food_day, refill_display
 
 if TYPE_CHECKING:
     from .state import TzolkinState
 
 BUILD_MODES = ("tikal", "uxmal", "extra")
+GEARS_INDEX = {name: g for g, name in enumerate(GEARS)}
+# KEEP[a][b]: the draft action keeping tiles a < b (by index)
+KEEP = tuple(tuple(A.Keep(DATA.tiles[a].id, DATA.tiles[b].id) if a < b else None
+                   for b in range(len(DATA.tiles))) for a in range(len(DATA.tiles)))
 
 
 # ====================================================================================
@@ -88,7 +93,7 @@ class Frame(SubDecision["TzolkinState"]):
         return self.rule, f"not now; {self.help}"
 
     def why_illegal(self, s: "TzolkinState", a: Any) -> IllegalAction:
-        rule, message = self.refusal(s, a) or self.not_now(a)
+        rule, message = words(self.refusal(s, a) or self.not_now(a))
         return IllegalAction(rule, message, a)
 
 
@@ -105,10 +110,9 @@ class DraftTiles(Frame):
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         hand = sorted(s.dealt[s.cur])
-        if any(t < 0 for t in hand):
+        if hand and hand[0] < 0:
             return []          # another seat's hidden hand (only in a view)
-        ids = [DATA.tiles[t].id for t in hand]
-        return [A.Keep(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
+        return [KEEP[a][b] for i, a in enumerate(hand) for b in hand[i + 1:]]
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if not isinstance(a, A.Keep):
@@ -164,12 +168,14 @@ class TurnStart(Frame):
         seat = s.cur
         P = s.p[seat]
         places = placement_options(s, seat, 0)
-        beg = may_beg(P, self.begged)
-        if not P[ON_GEARS] and not places:
-            if beg:
-                return [A.BEG[t] for t in range(3) if anger_refusal(P, t) is None]
+        if may_beg(P, self.begged):
+            out: list[Any] = [beg for beg, step in zip(A.BEG, P[TEMPLE:TEMPLE + 3]) if step > -1]
+            if not places and not P[ON_GEARS]:
+                return out                       # begging is forced
+        elif not places and not P[ON_GEARS]:
             return special_case_options(s)
-        out: list[Any] = [A.BEG[t] for t in range(3) if anger_refusal(P, t) is None] if beg else []
+        else:
+            out = []
         out += places
         if P[ON_GEARS]:
             out += pick_options(s, seat)
@@ -204,17 +210,14 @@ class TurnStart(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        seat = s.cur
-        P = s.p[seat]
-        if isinstance(a, A.Beg):
-            # Begging: discard all corn, take 3, step down on a temple.
-            gain_corn(s, P, DATA.beg_corn_after - P[CORN])
-            P[TEMPLE + TEMPLES.index(a.temple)] -= 1
-            s.stack[-1] = TURN_BEGGED
-        elif isinstance(a, A.Place):
-            g = GEARS.index(a.gear)
-            if must_use_special_case(s, seat, self.begged):
+        cls = type(a)
+        if cls is Place:
+            seat = s.cur
+            g = GEARS_INDEX[a.gear]
+            # a legal placement the player cannot afford is the rare special case
+            if s.gears[g].index(EMPTY) + TARIFF[0] > s.p[seat][CORN]:
                 # Rare special case: exactly 1 worker on a cheapest space; all corn to the bank.
+                P = s.p[seat]
                 occ = s.gears[g]
                 occ[lowest_free(occ, SPACES[g])] = seat
                 P[READY] -= 1
@@ -223,11 +226,17 @@ class TurnStart(Frame):
                 s.stack[-1] = PLACING[1][1]
             else:
                 place_worker(s, g, 0)
-        elif isinstance(a, A.PlaceStart):
-            place_on_start_space(s, 0)
-        elif isinstance(a, A.Pick):
+        elif cls is Pick:
             s.stack[-1] = PICKING
-            pick_worker(s, GEARS.index(a.gear), a.space)
+            pick_worker(s, GEARS_INDEX[a.gear], a.space)
+        elif cls is PlaceStart:
+            place_on_start_space(s, 0)
+        elif cls is A.Beg:
+            # Begging: discard all corn, take 3, step down on a temple.
+            P = s.p[s.cur]
+            gain_corn(s, P, DATA.beg_corn_after - P[CORN])
+            P[TEMPLE + TEMPLES.index(a.temple)] -= 1
+            s.stack[-1] = TURN_BEGGED
         else:
             end_turn(s)
 
@@ -249,7 +258,9 @@ class PlacingWorkers(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         if self.special_case:
             return [A.END]
-        return placement_options(s, s.cur, self.placed) + [A.END]
+        out = placement_options(s, s.cur, self.placed)
+        out.append(END)
+        return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if isinstance(a, A.EndTurn):
@@ -265,9 +276,10 @@ class PlacingWorkers(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        if isinstance(a, A.Place):
-            place_worker(s, GEARS.index(a.gear), self.placed)
-        elif isinstance(a, A.PlaceStart):
+        cls = type(a)
+        if cls is Place:
+            place_worker(s, GEARS_INDEX[a.gear], self.placed)
+        elif cls is PlaceStart:
             place_on_start_space(s, self.placed)
         else:
             end_turn(s)
@@ -282,7 +294,9 @@ class PickingWorkers(Frame):
     help: ClassVar[str] = "pick up more workers or end"
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
-        return pick_options(s, s.cur) + [A.END]
+        out = pick_options(s, s.cur)
+        out.append(END)
+        return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
         if isinstance(a, A.EndTurn):
@@ -296,8 +310,8 @@ class PickingWorkers(Frame):
         return self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
-        if isinstance(a, A.Pick):
-            pick_worker(s, GEARS.index(a.gear), a.space)
+        if type(a) is Pick:
+            pick_worker(s, GEARS_INDEX[a.gear], a.space)
         else:
             end_turn(s)
 
@@ -317,13 +331,14 @@ class ChooseAction(Frame):
         return {"gear": GEARS[self.gear], "space": self.space}
 
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
-        seat = s.cur
+        P = s.p[s.cur]
         g = self.gear
-        corn = s.p[seat][CORN]
+        corn = P[CORN]
         dos = A.DO[g]
-        out: list[Any] = [dos[k] for k, cost in action_costs(s.p[seat], g, self.space)
-                          if cost <= corn and perform_refusal(s, seat, g, k, corn - cost) is None]
-        out.append(A.NOTHING)
+        check = GEAR_CHECKS[g]
+        out: list[Any] = [dos[k] for k, cost in reach(P, g, self.space)
+                          if cost <= corn and check(s, P, k, corn - cost) is None]
+        out.append(NOTHING)
         return out
 
     def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
@@ -337,10 +352,13 @@ class ChooseAction(Frame):
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.stack.pop()
-        if isinstance(a, A.Do):
+        if type(a) is Do:
             P = s.p[s.cur]
-            cost = dict(action_costs(P, self.gear, self.space))[a.space]
-            gain_corn(s, P, -cost)
+            for k, cost in reach(P, self.gear, self.space):
+                if k == a.space:
+                    P[CORN] -= cost
+                    s.corn_out -= cost
+                    break
             perform(s, self.gear, a.space)
 
 
@@ -526,10 +544,10 @@ class TechAdvance(Frame):
         P = s.p[s.cur]
         cost = TECH_COST[min(P[TECH + track], 3)] if self.paid else 0
         if self.remaining > 1:   # Tikal 3: a second advance may follow (paid ones are optional)
-            s.stack.append(TechAdvance(self.paid, self.remaining - 1, self.paid))
+            s.stack.append(made(TechAdvance, self.paid, self.remaining - 1, self.paid))
         advance_tech(s, s.cur, track)
         if cost:            # pay before any bonus choice
-            s.stack.append(PayBlocks(cost))
+            s.stack.append(made(PayBlocks, cost))
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,7 +576,7 @@ class PayBlocks(Frame):
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.p[s.cur][WOOD + RESOURCES.index(a.resource)] -= 1
         if self.blocks > 1:
-            s.stack[-1] = PayBlocks(self.blocks - 1)
+            s.stack[-1] = made(PayBlocks, self.blocks - 1)
         else:
             s.stack.pop()
 
@@ -582,7 +600,7 @@ class TakeBlocks(Frame):
     def apply(self, s: "TzolkinState", a: Any) -> None:
         s.p[s.cur][WOOD + RESOURCES.index(a.resource)] += 1
         if self.blocks > 1:
-            s.stack[-1] = TakeBlocks(self.blocks - 1)
+            s.stack[-1] = made(TakeBlocks, self.blocks - 1)
         else:
             s.stack.pop()
 
@@ -628,11 +646,11 @@ class Market(Frame):
         if a.direction == "buy":
             gain_corn(s, P, -MARKET[r])
             P[WOOD + r] += 1
-            s.stack[-1] = Market(self.locks | (BOUGHT << r))
+            s.stack[-1] = made(Market, self.locks | (BOUGHT << r))
         else:
             P[WOOD + r] -= 1
             gain_corn(s, P, MARKET[r])
-            s.stack[-1] = Market(self.locks | (SOLD << r))
+            s.stack[-1] = made(Market, self.locks | (SOLD << r))
 
 
 @dataclass(frozen=True, slots=True)
@@ -805,12 +823,25 @@ class BuildStep(Frame):
         s.built[seat].append(s.display[slot])
         s.display[slot] = EMPTY
         if self.mode == B_TIKAL and self.built + 1 < self.most:
-            s.stack.append(BuildStep(B_TIKAL, self.built + 1, int(self.architecture_used or apply_arch),
+            s.stack.append(made(BuildStep, B_TIKAL, self.built + 1, int(self.architecture_used or apply_arch),
                                      self.most, 0, 1))
         if apply_arch:
             gain_corn(s, P, BUILD_CORN[level])
             P[VP] += BUILD_VP[level]
         gain_building(s, seat, btype)
+
+
+# --- frames are made once per value: a frozen dataclass is slow to construct ----------
+_MADE: dict[tuple[Any, ...], Frame] = {}
+
+
+def made(cls: type[Frame], *fields: int) -> Any:
+    """The frame ``cls(*fields)``, made once and shared (frames never change)."""
+    key = (cls, *fields)
+    frame = _MADE.get(key)
+    if frame is None:
+        frame = _MADE[key] = cls(*fields)
+    return frame
 
 
 # --- the frames without fields, and the common ones, made once -----------------------
@@ -825,7 +856,7 @@ TEMPLE_STEP = TempleStep()
 TWO_TEMPLES = TwoTemplesStep()
 OFFERING_STEP = TheologyOffer()
 CALENDAR_SPEED = CalendarSpeed()
-MARKET_OPEN = Market(0)
+MARKET_OPEN = made(Market, 0)
 
 FRAME_TYPES: tuple[type[Frame], ...] = (
     DraftTiles, TurnStart, PlacingWorkers, PickingWorkers, ChooseAction, PalenqueHarvest,
@@ -849,13 +880,15 @@ def start_round(s: "TzolkinState") -> None:
 
 def end_turn(s: "TzolkinState") -> None:
     """End of turn: refill the building row; the Starting Player Space corn is taken."""
-    refill_display(s)
+    if EMPTY in s.display:
+        refill_display(s)
     if s.sps == s.cur and s.sps_corn:
         s.p[s.cur][CORN] += s.sps_corn
         s.sps_corn = 0
     s.turn_index += 1
     if s.turn_index < s.num_players:
-        start_turn(s, (s.start_player + s.turn_index) % s.num_players)
+        s.cur = (s.start_player + s.turn_index) % s.num_players     # start_turn, inlined
+        s.stack = [TURN_START]
     else:
         end_round(s)
 
@@ -867,7 +900,7 @@ def food_day_due(s: "TzolkinState") -> bool:
 
 def end_round(s: "TzolkinState") -> None:
     """After every turn: the Food Day, then the calendar advances (rules 8, 16)."""
-    if food_day_due(s):
+    if s.food_done < 4 and s.day >= FOOD_DAYS[s.food_done]:     # food_day_due, inlined
         food_day(s)
     if s.food_done == 4:
         finish_game(s)
@@ -910,9 +943,8 @@ def advance_days(s: "TzolkinState", days: int) -> None:
     """Turn the calendar: every worker moves up one space per day; a player's worker
     leaving the highest space returns to its owner; dummies ride round forever."""
     for _ in range(days):
-        for g, occ in enumerate(s.gears):
+        for occ, top in zip(s.gears, SPACES):
             occ.insert(0, occ.pop())
-            top = SPACES[g]
             who = occ[top]
             if 0 <= who < DUMMY:
                 occ[top] = EMPTY
@@ -943,11 +975,14 @@ def draft_order(s: "TzolkinState") -> list[int]:
 # ====================================================================================
 def place_worker(s: "TzolkinState", g: int, placed: int) -> None:
     """Lowest free space; cost = space number + this worker's tariff."""
-    P = s.p[s.cur]
+    seat = s.cur
+    P = s.p[seat]
     occ = s.gears[g]
-    i = lowest_free(occ, SPACES[g])
-    gain_corn(s, P, -(i + TARIFF[placed]))
-    occ[i] = s.cur
+    i = occ.index(EMPTY)             # a legal placement: a free space below the last one
+    cost = i + TARIFF[placed]
+    P[CORN] -= cost
+    s.corn_out -= cost
+    occ[i] = seat
     P[READY] -= 1
     P[ON_GEARS] += 1
     s.stack[-1] = PLACING[placed + 1][0]
@@ -983,7 +1018,7 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
         elif k == 2:    # corn-only fields
             harvest_corn(s, P, 2)
         else:
-            s.stack.append(PalenqueHarvest(k))
+            s.stack.append(made(PalenqueHarvest, k))
     elif g == YAXCHILAN:
         corn, wood, stone, gold, skull = YAX_GAIN[k - 1]
         ext = P[TECH + EXTRACTION]
@@ -996,9 +1031,9 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
     elif g == TIKAL:
         spec = ACT[TIKAL][k - 1]
         if spec["kind"] == "tech":
-            s.stack.append(TechAdvance(1, spec["advances"], 0))
+            s.stack.append(made(TechAdvance, 1, spec["advances"], 0))
         elif spec["kind"] == "build":
-            s.stack.append(BuildStep(B_TIKAL, 0, 0, spec["buildings"], int(spec["monument"]), 0))
+            s.stack.append(made(BuildStep, B_TIKAL, 0, 0, spec["buildings"], int(spec["monument"]), 0))
         else:
             s.stack.append(TWO_TEMPLES)
     elif g == UXMAL:
@@ -1010,9 +1045,9 @@ def perform(s: "TzolkinState", g: int, k: int) -> None:
         elif k == 3:
             gain_workers(P, 1)
         elif k == 4:
-            s.stack.append(BuildStep(B_UXMAL, 0, 0, 1, 0, 0))
+            s.stack.append(made(BuildStep, B_UXMAL, 0, 0, 1, 0, 0))
         else:
-            s.stack.append(MirrorAction(0))
+            s.stack.append(made(MirrorAction, 0))
     else:
         perform_chichen(s, seat, k)
 
@@ -1028,7 +1063,7 @@ def perform_chichen(s: "TzolkinState", seat: int, k: int) -> None:
     if OFFERING[P[TECH + THEOLOGY]]:
         s.stack.append(OFFERING_STEP)
     if block:
-        s.stack.append(TakeBlocks(1))
+        s.stack.append(made(TakeBlocks, 1))
 
 
 def harvest_corn(s: "TzolkinState", P: list[int], k: int) -> None:
@@ -1066,7 +1101,7 @@ def advance_tech(s: "TzolkinState", seat: int, track: int) -> None:
         for _ in range(count):
             s.stack.append(TEMPLE_STEP)
     elif kind == "blocks":        # Extraction: resource blocks of your choice
-        s.stack.append(TakeBlocks(count))
+        s.stack.append(made(TakeBlocks, count))
     elif kind == "vp":            # Architecture
         P[VP] += count
     else:                         # Theology: crystal skulls from the supply
@@ -1090,13 +1125,13 @@ def gain_building(s: "TzolkinState", seat: int, btype: int) -> None:
     if "workers" in eff:
         gain_workers(P, eff["workers"])
     if "build_another" in eff:
-        s.stack.append(BuildStep(B_EXTRA, 0, 0, 1, 0, 1))
+        s.stack.append(made(BuildStep, B_EXTRA, 0, 0, 1, 0, 1))
     if "mirror" in eff:
-        s.stack.append(MirrorAction(1))
+        s.stack.append(made(MirrorAction, 1))
     if "market" in eff:
         s.stack.append(MARKET_OPEN)
     if "any_tech" in eff:
-        s.stack.append(TechAdvance(0, eff["any_tech"], 0))
+        s.stack.append(made(TechAdvance, 0, eff["any_tech"], 0))
     for _ in range(eff.get("any_temple", 0)):
         s.stack.append(TEMPLE_STEP)
     for name, n in eff.get("temples", {}).items():
@@ -1120,13 +1155,16 @@ def settle(s: "TzolkinState") -> None:
     """Resolve frames without a real choice and cache the legal actions of the next one."""
     while s.phase != OVER:
         fr = s.stack[-1]
+        if not fr.auto:                  # a real decision (turn, placing, picking, ...)
+            s.legal = fr.legal_actions(s)
+            return
         if type(fr) is PayBlocks and blocks(s.p[s.cur]) == fr.blocks:
             P = s.p[s.cur]           # every block must go: no choice left
             P[1] = P[2] = P[3] = 0
             s.stack.pop()
             continue
         opts = fr.legal_actions(s)
-        if fr.auto and len(opts) <= 1:
+        if len(opts) <= 1:
             if opts:
                 fr.apply(s, opts[0])
             else:

@@ -11,15 +11,16 @@ never disagree (``tests/tzolkin/test_explain.py`` checks it over the whole actio
 >>> from mayagames.tzolkin.positions import blank, put_worker
 >>> s = blank(2)
 >>> put_worker(s, 1, "tikal", 3)
->>> pick_refusal(s, 0, GEARS.index("tikal"), 3)
+>>> words(pick_refusal(s, 0, GEARS.index("tikal"), 3))
 ('Picking up workers', 'the worker on tikal space 3 belongs to P1; you may only pick up your own')
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import actions as A
+from .actions import PLACE
 from .components import (ARCHITECTURE, AGRICULTURE, CHICHEN, DATA, GEARS, PALENQUE, RESOURCES,
                          TEMPLES, THEOLOGY, TIKAL, TRACKS, UXMAL, YAXCHILAN)
 from .effects import blocks, can_anger, can_step_up
@@ -31,8 +32,16 @@ from .texts import cost_text as _short_cost
 if TYPE_CHECKING:
     from .state import TzolkinState
 
-Reason = tuple[str, str]
-"""Why something is refused: (the rule, the concrete reason)."""
+Reason = tuple[str, Union[str, Callable[[], str]]]
+"""Why something is refused: (the rule, the concrete reason). Checks that run while the
+legal actions are listed give the reason as a function that writes it, so that a
+refusal costs no text until a player asks (:func:`words`)."""
+
+
+def words(reason: Reason) -> tuple[str, str]:
+    """(rule, message) of a refusal, the message written out."""
+    rule, message = reason
+    return rule, message if isinstance(message, str) else message()
 
 TARIFF = DATA.tariff
 MARKET = DATA.market
@@ -47,6 +56,8 @@ CHI = tuple([None] + [(a["vp"], TEMPLES.index(a["temple"]), a["block"]) for a in
 UXMAL_PER_BLOCK = ACT[UXMAL][3]["corn_per_block"]
 UXMAL_TEMPLE_CORN = ACT[UXMAL][0]["corn"]
 MIRROR_CORN = ACT[UXMAL][4]["corn"]
+MOST_TECH_COST = max(TECH_COST)
+ACTION_NAMES = tuple(tuple(f"{gear.title} {k}" for k in range(gear.spaces + 1)) for gear in DATA.gears)
 BOUGHT, SOLD = 1, 8   # market locks: bit r (bought r) and bit r+3 (sold r)
 
 
@@ -86,10 +97,11 @@ def goods_text(P: list[int]) -> str:
 # Small facts
 # ====================================================================================
 def lowest_free(occ: list[int], spaces: int) -> int:
-    for i in range(spaces):
-        if occ[i] == EMPTY:
-            return i
-    return -1
+    """The lowest empty space below ``spaces`` (-1 when every one is taken)."""
+    try:
+        return occ.index(EMPTY, 0, spaces)
+    except ValueError:
+        return -1
 
 
 def payable(P: list[int], cost: tuple[int, int, int], waive: int = -1) -> bool:
@@ -125,27 +137,40 @@ def row_types(s: "TzolkinState") -> list[int]:
     return seen
 
 
+def cheapest_advance(P: list[int]) -> int:
+    """Blocks the cheapest technology advance (or level-3 bonus) costs the player."""
+    return min(TECH_COST[min(P[TECH + t], 3)] for t in range(4))
+
+
 def can_afford_tech(P: list[int]) -> bool:
-    have = blocks(P)
-    return any(have >= TECH_COST[min(P[TECH + t], 3)] for t in range(4))
+    have = P[1] + P[2] + P[3]
+    if have >= MOST_TECH_COST:
+        return True
+    return have >= cheapest_advance(P)
 
 
 def tech_refusal(P: list[int], track: int) -> Optional[Reason]:
     """Technologies: an advance (or the bonus at level 3) costs blocks by level."""
-    need = TECH_COST[min(P[TECH + track], 3)]
-    if blocks(P) >= need:
+    level = P[TECH + track]
+    need = TECH_COST[level if level < 3 else 3]
+    if P[1] + P[2] + P[3] >= need:
         return None
-    name = TRACKS[track]
-    what = f"the {name} bonus" if P[TECH + track] >= 3 else f"{name} level {P[TECH + track] + 1}"
-    return "Technology cost", f"{what} costs {need} block(s); you have {blocks(P)}"
+    return "Technology cost", lambda: (
+        (f"the {TRACKS[track]} bonus" if level >= 3 else f"{TRACKS[track]} level {level + 1}")
+        + f" costs {need} block(s); you have {blocks(P)}")
 
 
 def can_build_any(s: "TzolkinState", P: list[int], monument: bool) -> bool:
-    waive_ok = WAIVE[P[TECH + ARCHITECTURE]]
-    for t in row_types(s):
-        cost = BCOST[t]
-        if payable(P, cost) or (waive_ok and any(payable(P, cost, r) for r in range(3) if cost[r])):
-            return True
+    """Whether a building on offer can be paid in blocks (Architecture 3 waives one block
+    of the cost: then one block short is enough), or a monument when ``monument``."""
+    short_ok = 1 if WAIVE[P[TECH + ARCHITECTURE]] else 0
+    w, st, g = P[1], P[2], P[3]
+    for inst in s.display:
+        if inst >= 0:
+            cw, cs, cg = BCOST[INSTANCE_TYPE[inst]]
+            short = (cw - w if cw > w else 0) + (cs - st if cs > st else 0) + (cg - g if cg > g else 0)
+            if short <= short_ok:
+                return True
     if monument:
         return any(m >= 0 and monument_refusal(s, P, m) is None for m in s.monument_row)
     return False
@@ -157,46 +182,67 @@ def can_build_any(s: "TzolkinState", P: list[int], monument: bool) -> bool:
 def perform_refusal(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> Optional[Reason]:
     """Why action ``k`` of gear ``g`` cannot be performed with ``corn`` left after paying
     to reach it (an action that could do nothing at all is not offered); ``None`` if it can."""
-    P = s.p[seat]
-    name = f"{DATA.gears[g].title} {k}"
-    if g == PALENQUE:
-        if k == 1 or s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
+    return GEAR_CHECKS[g](s, s.p[seat], k, corn)
+
+
+def palenque_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Palenque: fishing always; fields need a visible Corn Harvest Tile (any with
+    Agriculture 2), or for 3-5 a Wood Harvest Tile left."""
+    if k == 1 or s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
+        return None
+    if k > 2 and s.jwood[k] > 0:
+        return None
+    return (ACTION_NAMES[PALENQUE][k],
+            "no Corn Harvest Tile is visible there (Agriculture 2 would allow it) and no wood is left")
+
+
+def yaxchilan_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Yaxchilan 4 gives a crystal skull: none left, it gives nothing."""
+    if k != 4 or s.skulls > 0:
+        return None
+    return ACTION_NAMES[YAXCHILAN][k], "no crystal skull is left in the supply"
+
+
+def tikal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Tikal: an advance you can pay for (1, 3), a building (2) or building or monument
+    (4) you can pay for, a block to pay for two temple steps (5)."""
+    if k == 1 or k == 3:
+        if can_afford_tech(P):
             return None
-        if k > 2 and s.jwood[k] > 0:
+        return "Technology cost", lambda: (f"the cheapest advance costs {cheapest_advance(P)} "
+                                           f"block(s); you have {blocks(P)}")
+    if k == 2 or k == 4:
+        if can_build_any(s, P, k == 4):
             return None
-        return name, "no Corn Harvest Tile is visible there (Agriculture 2 would allow it) and no wood is left"
-    if g == YAXCHILAN:
-        if k != 4 or s.skulls > 0:          # no skull left: the action gives nothing
-            return None
-        return name, "no crystal skull is left in the supply"
-    if g == TIKAL:
-        if k in (1, 3):
-            if can_afford_tech(P):
-                return None
-            need = min(TECH_COST[min(P[TECH + t], 3)] for t in range(4))
-            return "Technology cost", f"the cheapest advance costs {need} block(s); you have {blocks(P)}"
-        if k in (2, 4):
-            if can_build_any(s, P, k == 4):
-                return None
-            what = "building or monument" if k == 4 else "building"
-            return "Buildings", f"no {what} on offer that you can pay for ({goods_text(P)})"
-        if blocks(P) > 0:
-            return None
-        return name, "you need 1 resource block to pay"
-    if g == UXMAL:
-        return uxmal_refusal(s, P, k, corn, name)
+        return "Buildings", lambda: (f"no {'building or monument' if k == 4 else 'building'} on "
+                                     f"offer that you can pay for ({goods_text(P)})")
+    if P[1] or P[2] or P[3]:
+        return None
+    return ACTION_NAMES[TIKAL][k], "you need 1 resource block to pay"
+
+
+def chichen_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    """Chichen Itza: a crystal skull to leave, on an empty skull slot."""
     if not P[SKULL]:
-        return name, "you need a crystal skull to leave on Chichen Itza"
+        return ACTION_NAMES[CHICHEN][k], "you need a crystal skull to leave on Chichen Itza"
     if s.skull_slots[k] != EMPTY:
-        return name, f"its skull slot is already filled by {who(s.skull_slots[k])}"
+        return ACTION_NAMES[CHICHEN][k], lambda: f"its skull slot is already filled by {who(s.skull_slots[k])}"
     return None
 
 
-def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int, name: str) -> Optional[Reason]:
+def action_name(g: int, k: int) -> str:
+    """The rule of action ``k`` of gear ``g`` ("Uxmal 3")."""
+    return ACTION_NAMES[g][k]
+
+
+
+
+def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+    name = action_name(UXMAL, k)
     if k == 1:
         if corn >= UXMAL_TEMPLE_CORN:
             return None
-        return name, f"a temple step costs {UXMAL_TEMPLE_CORN} corn; you have {corn}"
+        return name, lambda: f"a temple step costs {UXMAL_TEMPLE_CORN} corn; you have {corn}"
     if k == 2:   # the market needs something to exchange
         if corn >= min(MARKET) or blocks(P) > 0:
             return None
@@ -204,19 +250,23 @@ def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int, name: str)
     if k == 3:
         if P[WORKERS] < DATA.max_workers:
             return None
-        return name, f"you already have {P[WORKERS]} workers; the bank has none left for you"
+        return name, lambda: f"you already have {P[WORKERS]} workers; the bank has none left for you"
     if k == 4:
         lvl = P[TECH + ARCHITECTURE]
         prices = [uxmal_price(s, t, lvl) for t in row_types(s)]
         if any(price <= corn for price in prices):
             return None
-        cheapest = f"the cheapest costs {min(prices)} corn" if prices else "no building is on offer"
-        return name, f"{cheapest}; you have {corn}"
+        return name, lambda: (f"the cheapest costs {min(prices)} corn" if prices
+                              else "no building is on offer") + f"; you have {corn}"
     if k == 5:
         if corn >= MIRROR_CORN:      # fishing is always possible
             return None
-        return name, f"the mirror costs {MIRROR_CORN} corn; you have {corn}"
+        return name, lambda: f"the mirror costs {MIRROR_CORN} corn; you have {corn}"
     return None
+
+
+GEAR_CHECKS = (palenque_refusal, yaxchilan_refusal, tikal_refusal, uxmal_refusal, chichen_refusal)
+"""The check of an action of each gear, by gear index: (state, player, action, corn left)."""
 
 
 def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool:
@@ -224,19 +274,33 @@ def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool
     return perform_refusal(s, seat, g, k, corn) is None
 
 
-def action_costs(P: list[int], g: int, pos: int) -> list[tuple[int, int]]:
+def _costs(g: int, pos: int, ahead: bool) -> tuple[tuple[int, int], ...]:
+    acts = ACTIONS[g]
+    if pos > acts:
+        return tuple((k, 0) for k in range(1, acts + 1))
+    costs = {k: pos - k for k in range(1, pos + 1)}
+    if ahead:
+        if pos + 1 > acts:
+            return tuple((k, 0) for k in range(1, acts + 1))
+        costs[pos + 1] = 0
+    return tuple(sorted(costs.items()))
+
+
+# (action, corn) pairs by gear, space and whether Theology 1 reaches one space ahead
+ACTION_COSTS = tuple(tuple((_costs(g, pos, False), _costs(g, pos, g == CHICHEN))
+                           for pos in range(SPACES[g] + 1)) for g in range(len(GEARS)))
+
+
+def reach(P: list[int], g: int, pos: int) -> tuple[tuple[int, int], ...]:
     """(action, corn to pay) reachable by a worker picked up from ``pos`` of gear ``g``:
     its own action, lower ones at 1 corn per step, all of them from a free-choice space,
     and with Theology 1 on Chichen Itza the action one space ahead for free."""
-    acts = ACTIONS[g]
-    if pos > acts:
-        return [(k, 0) for k in range(1, acts + 1)]
-    costs = {k: pos - k for k in range(1, pos + 1)}
-    if g == CHICHEN and CHICHEN_AHEAD[P[TECH + THEOLOGY]]:
-        if pos + 1 > acts:
-            return [(k, 0) for k in range(1, acts + 1)]
-        costs[pos + 1] = 0
-    return sorted(costs.items())
+    return ACTION_COSTS[g][pos][g == CHICHEN and bool(CHICHEN_AHEAD[P[TECH + THEOLOGY]])]
+
+
+def action_costs(P: list[int], g: int, pos: int) -> list[tuple[int, int]]:
+    """:func:`reach` as a list."""
+    return list(reach(P, g, pos))
 
 
 def do_refusal(s: "TzolkinState", seat: int, g: int, pos: int, a: A.Do) -> Optional[Reason]:
@@ -244,7 +308,7 @@ def do_refusal(s: "TzolkinState", seat: int, g: int, pos: int, a: A.Do) -> Optio
     P = s.p[seat]
     if a.gear != GEARS[g]:
         return "Picking up workers", f"the worker was on {GEARS[g]}: only its actions are possible"
-    costs = dict(action_costs(P, g, pos))
+    costs = dict(reach(P, g, pos))
     if a.space not in costs:
         return "Picking up workers", (f"from space {pos} you may use that action or a lower one, "
                                       "paying 1 corn per step (free choice spaces allow any)")
@@ -271,7 +335,8 @@ def mirror_refusal(s: "TzolkinState", seat: int, a: A.Do) -> Optional[Reason]:
 # Placing and picking up workers
 # ====================================================================================
 def place_refusal(s: "TzolkinState", seat: int, g: int, placed: int) -> Optional[Reason]:
-    """Placement cost: the lowest free space of gear ``g`` plus this worker's tariff."""
+    """Placement cost: the lowest free space of gear ``g`` plus this worker's tariff
+    (:func:`placement_options` makes the same test for every gear at once)."""
     i = lowest_free(s.gears[g], SPACES[g])
     if i < 0:
         return "Placing workers", f"{GEARS[g]} has no free space"
@@ -293,12 +358,24 @@ def start_space_refusal(s: "TzolkinState", seat: int, placed: int) -> Optional[R
 
 
 def placement_options(s: "TzolkinState", seat: int, placed: int) -> list[Any]:
-    """Gears (and the Starting Player Space) where the next worker can be afforded."""
-    if s.p[seat][READY] == 0:
+    """Gears (and the Starting Player Space) where the next worker can be afforded: the
+    tests of :func:`place_refusal` and :func:`start_space_refusal` (a free space, whose
+    number plus the tariff is at most the player's corn), made for every gear at once."""
+    P = s.p[seat]
+    if P[READY] == 0:
         return []
-    out: list[Any] = [A.PLACE[g] for g in range(len(s.gears))
-                      if place_refusal(s, seat, g, placed) is None]
-    if start_space_refusal(s, seat, placed) is None:
+    room = P[CORN] - TARIFF[placed]          # the highest space number the player can pay
+    if room < 0:
+        return []
+    out: list[Any] = []
+    for occ, spaces, place in zip(s.gears, SPACES, PLACE):
+        try:
+            i = occ.index(EMPTY)             # the lowest free hole: a space if below the last
+        except ValueError:                   # every hole taken (never seen in play)
+            continue
+        if i <= room and i < spaces:
+            out.append(place)
+    if s.sps == EMPTY:
         out.append(A.PLACE_START)
     return out
 
@@ -320,9 +397,13 @@ def must_use_special_case(s: "TzolkinState", seat: int, begged: int) -> bool:
     return not may_beg(P, begged)
 
 
+BEG_MAX_CORN = DATA.beg_max_corn
+
+
 def may_beg(P: list[int], begged: int) -> bool:
     """At the start of the turn with 2 corn or less, unless at the bottom of every temple."""
-    return not begged and P[CORN] <= DATA.beg_max_corn and can_anger(P)
+    return not begged and P[CORN] <= BEG_MAX_CORN and (P[TEMPLE] > -1 or P[TEMPLE + 1] > -1
+                                                       or P[TEMPLE + 2] > -1)
 
 
 def beg_refusal(P: list[int], begged: int, t: int) -> Optional[Reason]:
@@ -339,7 +420,7 @@ def anger_refusal(P: list[int], t: int) -> Optional[Reason]:
     """Angering the gods: one step down on a temple where you are above the bottom."""
     if P[TEMPLE + t] > -1:
         return None
-    return "Angering the gods", f"you are already on the bottom step of {TEMPLES[t]}"
+    return "Angering the gods", lambda: f"you are already on the bottom step of {TEMPLES[t]}"
 
 
 def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[Reason]:
@@ -356,13 +437,18 @@ def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[R
 
 
 def pick_options(s: "TzolkinState", seat: int) -> list[Any]:
+    """The player's workers on the gears, gear by gear, lowest space first (the spaces
+    :func:`pick_refusal` accepts; a player's worker never stands above the last space)."""
     out = []
-    for g, occ in enumerate(s.gears):
-        if seat in occ:
-            picks = A.PICK[g]
-            for pos in range(SPACES[g]):
-                if occ[pos] == seat:
-                    out.append(picks[pos])
+    for occ, picks in zip(s.gears, A.PICK):
+        n = occ.count(seat)
+        if n:
+            i = occ.index(seat)
+            out.append(picks[i])
+            while n > 1:
+                i = occ.index(seat, i + 1)
+                out.append(picks[i])
+                n -= 1
     return out
 
 
@@ -372,10 +458,10 @@ def pick_options(s: "TzolkinState", seat: int) -> list[Any]:
 def monument_refusal(s: "TzolkinState", P: list[int], m: int) -> Optional[Reason]:
     """Monuments: on offer, paid in blocks and skulls (never reduced by architecture)."""
     if m not in s.monument_row:
-        return "Monuments", f"{DATA.monuments[m].id} is not on offer"
+        return "Monuments", lambda: f"{DATA.monuments[m].id} is not on offer"
     if payable(P, MCOST[m]) and P[SKULL] >= MSKULL[m]:
         return None
-    return "Monuments", (f"{DATA.monuments[m].id} costs {cost_text(MCOST[m], MSKULL[m])}; you have "
+    return "Monuments", lambda: (f"{DATA.monuments[m].id} costs {cost_text(MCOST[m], MSKULL[m])}; you have "
                          f"{goods_text(P)}, {P[SKULL]} skull(s)")
 
 
@@ -392,7 +478,7 @@ def block_build_refusal(P: list[int], t: int, waive: int, arch: bool, waive_ok: 
                                     "building of the action"
                                     + (" (not A1-T3's extra building)" if extra else ""))
         if not cost[waive]:
-            return "Architecture", f"{name} costs no {RESOURCES[waive]} to waive"
+            return "Architecture", lambda: f"{name} costs no {RESOURCES[waive]} to waive"
         if not arch:
             return "Architecture", "a waived block is architecture: it cannot also be kept for the second building"
     elif not arch:
@@ -403,7 +489,7 @@ def block_build_refusal(P: list[int], t: int, waive: int, arch: bool, waive_ok: 
                                 f"('build {name} waive wood')")
     if payable(P, cost, waive if arch else -1):
         return None
-    return "Buildings", f"{name} costs {cost_text(cost)}; you have {goods_text(P)}"
+    return "Buildings", lambda: f"{name} costs {cost_text(cost)}; you have {goods_text(P)}"
 
 
 def uxmal_build_refusal(s: "TzolkinState", P: list[int], t: int, waive: int,
@@ -414,7 +500,7 @@ def uxmal_build_refusal(s: "TzolkinState", P: list[int], t: int, waive: int,
     price = uxmal_price(s, t, P[TECH + ARCHITECTURE])
     if price <= P[CORN]:
         return None
-    return "Uxmal 4", f"{DATA.buildings[t].id} costs {price} corn here; you have {P[CORN]}"
+    return "Uxmal 4", lambda: f"{DATA.buildings[t].id} costs {price} corn here; you have {P[CORN]}"
 
 
 # ====================================================================================
@@ -426,14 +512,14 @@ def step_refusal(s: "TzolkinState", seat: int, t: int) -> Optional[Reason]:
         return None
     held = ("you are on its top step" if s.p[seat][TEMPLE + t] >= TEMPLE_TOP[t]
             else "its top step is held by another player")
-    return "Temples", f"you cannot climb {TEMPLES[t]}: {held}"
+    return "Temples", lambda: f"you cannot climb {TEMPLES[t]}: {held}"
 
 
 def block_refusal(P: list[int], r: int, rule: str) -> Optional[Reason]:
     """A block paid from the player's own supply."""
     if P[WOOD + r]:
         return None
-    return rule, f"you have no {RESOURCES[r]} to pay with"
+    return rule, lambda: f"you have no {RESOURCES[r]} to pay with"
 
 
 def trade_refusal(P: list[int], locks: int, buy: bool, r: int) -> Optional[Reason]:
@@ -442,14 +528,14 @@ def trade_refusal(P: list[int], locks: int, buy: bool, r: int) -> Optional[Reaso
     name = RESOURCES[r]
     if buy:
         if P[CORN] < MARKET[r]:
-            return "Uxmal 2: market", f"{name} costs {MARKET[r]} corn; you have {P[CORN]}"
+            return "Uxmal 2: market", lambda: f"{name} costs {MARKET[r]} corn; you have {P[CORN]}"
         if locks & (SOLD << r):
-            return "Uxmal 2: market", f"you sold {name} in this market; buying it back gains nothing"
+            return "Uxmal 2: market", lambda: f"you sold {name} in this market; buying it back gains nothing"
         return None
     if not P[WOOD + r]:
-        return "Uxmal 2: market", f"you have no {name} to sell"
+        return "Uxmal 2: market", lambda: f"you have no {name} to sell"
     if locks & (BOUGHT << r):
-        return "Uxmal 2: market", f"you bought {name} in this market; selling it back gains nothing"
+        return "Uxmal 2: market", lambda: f"you bought {name} in this market; selling it back gains nothing"
     return None
 
 
@@ -457,15 +543,12 @@ def harvest_refusal(s: "TzolkinState", P: list[int], k: int, mode: int) -> Optio
     """Palenque 3-5: corn (a visible Corn Harvest Tile, or any with Agriculture 2), wood
     (a Wood Harvest Tile left), or burning the forest (wood left, and a temple to anger)."""
     if mode == 0:
-        if s.jcorn[k] > s.jwood[k]:
+        if s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
             return None
-        agri = IRRIGATION[P[TECH + AGRICULTURE]]
-        if agri:
-            return None
-        return f"Palenque {k}", ("no Corn Harvest Tile is visible here (all covered by wood or taken)"
+        return ACTION_NAMES[PALENQUE][k], ("no Corn Harvest Tile is visible here (all covered by wood or taken)"
                                  "; Agriculture 2 would let you take the corn anyway")
     if s.jwood[k] == 0:
-        return f"Palenque {k}", "no Wood Harvest Tile is left here"
+        return ACTION_NAMES[PALENQUE][k], "no Wood Harvest Tile is left here"
     if mode == 2 and not can_anger(P):
         return "Burn the forest", "you are on the bottom step of every temple and cannot anger the gods"
     return None

@@ -86,14 +86,17 @@ def middle_of_age_rewards(s: "TzolkinState") -> None:
 def end_of_age_rewards(s: "TzolkinState", age: int) -> None:
     """VP of your current step on each temple; the highest player gets the age bonus,
     tied highest players half of it each."""
+    vp0, vp1, vp2 = TEMPLE_VP
     for P in s.p:
-        P[VP] += sum(TEMPLE_VP[t][P[TEMPLE + t] + 1] for t in range(3))
+        P[VP] += vp0[P[TEMPLE] + 1] + vp1[P[TEMPLE + 1] + 1] + vp2[P[TEMPLE + 2] + 1]
     for t, spec in enumerate(DATA.temples):
-        best = max(P[TEMPLE + t] for P in s.p)
-        leaders = [P for P in s.p if P[TEMPLE + t] == best]
+        steps = [P[TEMPLE + t] for P in s.p]
+        best = max(steps)
         bonus = spec.bonus[age - 1]
-        for P in leaders:
-            P[VP] += bonus if len(leaders) == 1 else bonus // 2
+        share = bonus if steps.count(best) == 1 else bonus // 2
+        for P, step in zip(s.p, steps):
+            if step == best:
+                P[VP] += share
 
 
 # --- monuments (rules 13) ------------------------------------------------------------------

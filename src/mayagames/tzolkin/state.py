@@ -13,14 +13,17 @@ from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
 from . import frames
-from .frames import DRAFT_TILES, Frame
+from .frames import DRAFT_TILES, Frame, settle
 from .actions import Keep
-from .components import DATA, GEARS
+from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
+
+
+GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
 
 
 class TzolkinState(State):
@@ -106,10 +109,10 @@ class TzolkinState(State):
             tile = self.tile_box.pop(0)
             self.dummy_tiles.append(tile)
             spec = DATA.tiles[tile]
-            g = GEARS.index(spec.gear)
+            g = GEAR_OF_TILE[tile]
             first = DUMMY not in self.gears[g]
             self._put_dummy(g, spec.space)
-            if opposite and first and g != GEARS.index("chichen") and self.dummies < target:
+            if opposite and first and g != CHICHEN and self.dummies < target:
                 self._put_dummy(g, (spec.space + HOLES[g] // 2) % HOLES[g])
 
     def _put_dummy(self, g: int, pos: int) -> None:
@@ -124,7 +127,10 @@ class TzolkinState(State):
 
     def legal_actions(self) -> list[Any]:
         """The legal actions, a new list (the cache is shared by clones and views)."""
-        return list(self.legal_cached())
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = frames.current_options(self)
+        return legal[:]
 
     def legal_cached(self) -> list[Any]:
         """The legal actions without copying the cached list (do not mutate it)."""
@@ -141,7 +147,18 @@ class TzolkinState(State):
         self._apply(action)
 
     def _apply(self, action: Any) -> None:
-        frames.apply_action(self, action)
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Any) -> None:
+        """Apply an action known to be legal (taken from :meth:`legal_actions`); then the
+        next real decision is settled (:func:`.frames.settle`, its common case inlined)."""
+        self.stack[-1].apply(self, action)
+        if self.phase != OVER:
+            top = self.stack[-1]
+            if not top.auto:
+                self.legal = top.legal_actions(self)
+                return
+        settle(self)
 
     def explain_illegal(self, action: Any) -> IllegalAction:
         bad = unwritable(self, action)
@@ -164,23 +181,19 @@ class TzolkinState(State):
 
     def clone(self) -> "TzolkinState":
         c = TzolkinState.__new__(TzolkinState)
-        c.num_players, c.seed, c.options, c.viewer = self.num_players, self.seed, self.options, self.viewer
+        c.__dict__.update(self.__dict__)        # scalars and what is shared (options, legal, last_unfed)
         c.rng = self.rng.copy()
-        c.phase, c.cur, c.stack, c.legal = self.phase, self.cur, self.stack[:], self.legal
-        c.turn_index, c.start_player, c.day = self.turn_index, self.start_player, self.day
-        c.food_done, c.age = self.food_done, self.age
+        c.stack = self.stack[:]        # frames are immutable: the list is all to copy
         c.gears = [g[:] for g in self.gears]
-        c.sps, c.sps_corn = self.sps, self.sps_corn
-        c.jcorn, c.jwood, c.burned = self.jcorn[:], self.jwood[:], self.burned
-        c.skull_slots, c.skulls, c.monument_skulls = self.skull_slots[:], self.skulls, self.monument_skulls
+        c.jcorn, c.jwood = self.jcorn[:], self.jwood[:]
+        c.skull_slots = self.skull_slots[:]
         c.display, c.stacks = self.display[:], [st[:] for st in self.stacks]
         c.building_box, c.monument_row, c.monument_box = self.building_box[:], self.monument_row[:], self.monument_box[:]
         c.p = [P[:] for P in self.p]
         c.built = [b[:] for b in self.built]
         c.monuments = [m[:] for m in self.monuments]
-        c.dealt, c.kept, c.revealed = [d[:] for d in self.dealt], [k[:] for k in self.kept], self.revealed
-        c.dummy_tiles, c.tile_box, c.dummies = self.dummy_tiles[:], self.tile_box[:], self.dummies
-        c.corn_out, c.draws, c.last_unfed = self.corn_out, self.draws, self.last_unfed
+        c.dealt, c.kept = [d[:] for d in self.dealt], [k[:] for k in self.kept]
+        c.dummy_tiles, c.tile_box = self.dummy_tiles[:], self.tile_box[:]
         return c
 
     # --- hidden information ------------------------------------------------------------------
