@@ -63,3 +63,53 @@ def test_the_easy_level_feeds_its_workers_where_the_old_one_starved_them():
     now = unfed_workers("easy", 4)
     before = unfed_workers("heuristic:samples=1,noise=0.25,epsilon=0.25", 4)  # easy until issue 12
     assert sum(now) <= 4 and sum(before) >= 2 * sum(now), (now, before)
+
+
+def test_on_the_food_days_own_day_corn_on_its_way_comes_too_late():
+    s = blank(2)                      # 3 workers: the Food Day at the end of day 8 eats 6 corn
+    set_goods(s, 0, corn=6)
+    set_day(s, 8)
+    play(s, "place tikal")            # the first worker is free
+    kept = {str(a) for a in sensible_actions(s, s.legal_actions())}
+    assert "place palenque" not in kept and "end" in kept  # its corn would come after feeding
+    s = blank(2)
+    set_goods(s, 0, corn=6)
+    set_day(s, 7)                     # a day before: Palenque still brings its corn in time
+    play(s, "place tikal")
+    assert "place palenque" in {str(a) for a in sensible_actions(s, s.legal_actions())}
+
+
+def test_an_action_whose_every_follow_up_breaks_the_reserve_is_not_taken():
+    s = blank(2)
+    set_goods(s, 0, corn=7)           # the Food Day eats 6; Uxmal 1's temple step costs 3
+    put_worker(s, 0, "uxmal", 1)
+    play(s, "pick uxmal 1")
+    kept = sensible_actions(s, s.legal_actions())
+    assert A.Do("uxmal", 1) not in kept and A.Nothing() in kept
+    set_goods(s, 0, corn=20)          # with corn to spare it acts
+    assert A.Do("uxmal", 1) in sensible_actions(s, s.legal_actions())
+
+
+def test_a_seat_without_a_building_builds_one():
+    s = blank(2)
+    set_goods(s, 0, corn=20, wood=4, stone=4, gold=4)
+    put_worker(s, 0, "tikal", 2)
+    play(s, "pick tikal 2")
+    kept = sensible_actions(s, s.legal_actions())
+    assert kept == [A.Do("tikal", 2)]  # build, rather than a technology (Tikal 1)
+    s = blank(2)
+    set_goods(s, 0, corn=20, wood=2)
+    set_day(s, 6)                     # blocks for a building and no worker on Tikal yet
+    kept = {str(a) for a in sensible_actions(s, s.legal_actions())}
+    assert "place tikal" in kept and not kept & {"place yaxchilan", "place uxmal", "place palenque"}
+    set_day(s, 3)                     # earlier in the game: free to place anywhere
+    assert "place yaxchilan" in {str(a) for a in sensible_actions(s, s.legal_actions())}
+
+
+def test_the_easy_level_builds():
+    agents = [make_agent("easy", 1), make_agent("easy", 2)]
+    s = new_game("tzolkin", 2, seed=4)
+    while not s.is_terminal:
+        seat = s.current_player
+        s.apply(agents[seat].act(s.view(seat), s.legal_actions()))
+    assert all(s.built[seat] or s.monuments[seat] for seat in (0, 1))

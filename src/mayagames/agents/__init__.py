@@ -58,7 +58,7 @@ LEVELS: dict[str, tuple[str, str]] = {
     "easy": ("heuristic:samples=1,noise=0.25,epsilon=0.25,slack=0.25,sensible=1",
              "greedy bot with noise: often fine, sometimes careless, never reckless "
              "(careless moves are near-best ones; the game's sensible-move rules: "
-             "Tzolk'in keeps corn for its workers)"),
+             "Tzolk'in keeps corn for its workers and builds)"),
     "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
 }
