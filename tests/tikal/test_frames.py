@@ -89,3 +89,20 @@ def test_an_ap_refusal_is_the_first_check_that_fails(text, rule, words):
     with pytest.raises(IllegalAction) as err:
         play(s, text)
     assert err.value.rule == rule and words in err.value.message, (err.value.rule, err.value.message)
+
+
+def test_the_hex_index_follows_the_board_even_when_a_scenario_writes_kind_directly():
+    from mayagames.tikal.model import JUNGLE, LAKE
+    s = fresh(2)
+    h = s.hexes_by_kind[JUNGLE][0]
+    s.legal_actions()
+    s.kind[h] = LAKE  # a scenario may write the board directly, then reset the cache
+    s._legal = None
+    s.legal_actions()
+    assert h in s.hexes_by_kind[LAKE] and h not in s.hexes_by_kind[JUNGLE]
+    assert [sorted(x) for x in s.hexes_by_kind] == [
+        [g for g in range(s.H) if s.kind[g] == k] for k in range(len(s.hexes_by_kind))]
+    c = s.clone()
+    c.kind[h] = JUNGLE
+    c.refresh_index()
+    assert h in c.hexes_by_kind[JUNGLE] and h in s.hexes_by_kind[LAKE]  # the copy's index is its own

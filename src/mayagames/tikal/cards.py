@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Callable
 from ..core.errors import IllegalAction
 from .actions import END, At, Camp, Choose, Clear, End, Unearth, make
 from .data import CardDef
-from .rules import (CLEAR, EXPLORER, LEADER, UNEARTH, ApTurn, Refusal, TilePlacement, camp_actions, camp_refusal,
-                    clear_floor, clear_ok, clear_refusal, deploy_figure, finish, free_hexes, move_actions, push,
-                    recruit, refused, set_camp, start_stone, transfer_actions, unearth, unearth_ok,
-                    unearth_refusal)
-from .model import RUINS, TEMPLE, TikalFrame, count_up
+from .rules import (CLEAR, EXPLORER, LEADER, UNEARTH, ApTurn, Refusal, TilePlacement, any_free_hex, camp_actions,
+                    camp_refusal, can_move, can_transfer, clear_floor, clear_ok, clear_refusal, deploy_figure,
+                    finish, push, recruit, refused, set_camp, start_stone, unearth, unearth_ok, unearth_refusal)
+from .model import CLEARING, RUINS, TEMPLE, TikalFrame, count_up
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -34,11 +33,12 @@ Start = Callable[["TikalState", int, CardDef], bool]
 
 
 def _ruins_with_tokens(s: TikalState) -> list[int]:
-    return [h for h in range(s.H) if s.kind[h] == RUINS and s.ruin.get(h)]
+    ruin = s.ruin
+    return [h for h in s.hexes_by_kind[RUINS] if ruin.get(h)]
 
 
-def _temples(s: TikalState) -> list[int]:
-    return [h for h in range(s.H) if s.kind[h] == TEMPLE]
+def _temples(s: TikalState) -> tuple[int, ...]:
+    return s.hexes_by_kind[TEMPLE]
 
 
 # --- card 1: a blue-back treasure pair --------------------------------------------------
@@ -55,7 +55,8 @@ def pair_start(s: TikalState, seat: int, card: CardDef) -> bool:
 
 # --- cards 2, 3: Explorers from the campsite onto a Ruin with treasures --------------------
 def to_ruin_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    return s.avail_explorers[seat] > 0 and bool(_ruins_with_tokens(s))
+    ruin = s.ruin
+    return s.avail_explorers[seat] > 0 and any(ruin.get(h) for h in s.hexes_by_kind[RUINS])
 
 
 def to_ruin_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -90,7 +91,10 @@ class RuinDeployment(TikalFrame):
 
 # --- cards 4, 5, 6: take the top treasure of a Ruin where you have an EM, 1-3 times ----------
 def dig_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    return any(unearth_ok(s, seat, h, 0) for h in _ruins_with_tokens(s))
+    """A Ruin with treasures and one of your EMs (:func:`~.rules.unearth_refusal` with none
+    taken this turn)."""
+    base, ex, ld = seat * s.H, s.explorers, s.leaders
+    return any((ex[base + h] or ld[base + h]) and unearth_ok(s, seat, h, 0) for h in s.hexes_by_kind[RUINS])
 
 
 def dig_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -150,7 +154,7 @@ class TreasureDig(TikalFrame):
 
 # --- card 7: up to 2 Explorers from the campsite to the base of one or two Temples ----------
 def to_temples_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    return s.avail_explorers[seat] > 0 and bool(_temples(s))
+    return s.avail_explorers[seat] > 0 and bool(s.hexes_by_kind[TEMPLE])
 
 
 def to_temples_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -199,7 +203,9 @@ class TempleBaseDeployment(TikalFrame):
 
 # --- card 8: clear up to 2 floors on one Temple ----------------------------------------------
 def clear_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    return any(clear_ok(s, seat, h, 0) for h in _temples(s))
+    """A Temple where :func:`~.rules.clear_refusal` allows a floor (one of your EMs there first)."""
+    base, ex, ld = seat * s.H, s.explorers, s.leaders
+    return any((ex[base + h] or ld[base + h]) and clear_ok(s, seat, h, 0) for h in s.hexes_by_kind[TEMPLE])
 
 
 def clear_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -259,9 +265,10 @@ class FloorClearing(TikalFrame):
 
 # --- cards 9, 10 (and the Nomad power): a Base Camp on a Clearing for free ------------------
 def camp_playable(s: TikalState, seat: int, card: CardDef | None = None) -> bool:
-    acts: list = []
-    camp_actions(s, seat, acts)
-    return bool(acts)
+    """Some Clearing without a camp, and a camp to put there (what :func:`camp_actions` offers)."""
+    camp = s.camp
+    return (any(camp[h] == -1 for h in s.hexes_by_kind[CLEARING])
+            and (len(s.camps[seat]) < s.C.per_player["base_camps"] or bool(s.camps[seat])))
 
 
 def camp_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -397,11 +404,7 @@ class ExplorerRecruitment(TikalFrame):
 
 # --- card 12: up to 5 moves; card 13: a Trail Stone; cards 16-18: a symbol tile ---------------
 def moves_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    acts: list = []
-    move_actions(s, seat, int(card.params["points"]), acts)
-    if not acts:
-        transfer_actions(s, seat, acts)
-    return bool(acts)
+    return can_move(s, seat, int(card.params["points"])) or can_transfer(s, seat)
 
 
 def moves_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -416,7 +419,7 @@ def stone_start(s: TikalState, seat: int, card: CardDef) -> bool:
 
 def symbol_playable(s: TikalState, seat: int, card: CardDef) -> bool:
     t = s.C.tile_index[card.params["tile"]]
-    return t in s.symbol_supply and bool(free_hexes(s, dotted=True))
+    return t in s.symbol_supply and any_free_hex(s, dotted=True)
 
 
 def symbol_start(s: TikalState, seat: int, card: CardDef) -> bool:

@@ -20,7 +20,7 @@ from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy,
 from .cards import card_playable, card_refusal, start_card
 from .model import ACTION, OVER, ROUND_MANAGEMENT
 from .powers import power_refusal, power_usable, use_power
-from .rules import (Refusal, activate_token, can_pass, end_turn, first_card, keep_card, pass_refusal, pass_turn,
+from .rules import (Refusal, activate_token, distinct_cards, tables, can_pass, end_turn, first_card, keep_card, pass_refusal, pass_turn,
                     place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, use_alone)
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 
 def legal_actions(s: "TikalState") -> list:
+    s.refresh_index()
     if s.stack:
         return s.stack[-1].legal_actions(s)
     if s.phase == ROUND_MANAGEMENT:
@@ -38,6 +39,7 @@ def legal_actions(s: "TikalState") -> list:
 
 
 def apply_action(s: "TikalState", action: object) -> None:
+    s.refresh_index()
     if s.stack:
         s.stack[-1].apply(s, action)
     elif s.phase == ROUND_MANAGEMENT:
@@ -48,38 +50,42 @@ def apply_action(s: "TikalState", action: object) -> None:
 
 # ============================================================================ 5. Action phase: a turn
 def turn_legal(s: "TikalState") -> list:
+    """Rule 5: keep a card, play or use one, activate the AP token, place a tile, use a
+    director power, or pass."""
     seat = s.turn
     C = s.C
-    acts: list = []
+    T = tables(C)
+    cards, down, permanent, name_of = C.cards, s.down, T.permanent, T.name_of
     right, left = s.right[seat], s.left[seat]
-    seen: set = set()
-    for c in right:
-        name = C.cards[c].name
-        if ("keep", name) not in seen:
-            seen.add(("keep", name))
-            acts.append(make(Keep, name))
-    for kept, cards in ((False, right), (True, left)):
-        for c in cards:
-            card = C.cards[c]
-            key = (kept, card.name)
+    acts: list = distinct_cards(right, T.keep)
+    seen: set[int] = set()  # name index * 2 + kept: each (side, name) offered once
+    playable: dict[int, bool] = {}  # by card name: copies have the same effect
+    for kept, side in ((0, right), (1, left)):
+        for c in side:
+            name = name_of[c]
+            key = name * 2 + kept
             if key in seen:
                 continue
-            if card.permanent:
-                if not s.down[c]:
+            if permanent[c]:
+                if not down[c]:
                     seen.add(key)
-                    acts.append(make(Use, card.name, kept))
-            elif card_playable(s, seat, card):
+                    acts.append(T.use[c][kept])
+                continue
+            ok = playable.get(name)
+            if ok is None:
+                ok = playable[name] = card_playable(s, seat, cards[c])
+            if ok:
                 seen.add(key)
-                acts.append(make(Play, card.name, kept))
+                acts.append(T.play[c][kept])
     if s.ap_token[seat]:
         acts.append(ACTIVATE)
     for t in s.camp_tiles[seat]:
-        acts.append(make(PlaceTile, C.tiles[t].id))
+        acts.append(T.place_tile[t])
     if not s.power_used[seat]:
         for p in C.directors[s.director[seat]].powers:
             if power_usable(s, seat, p):
-                acts.append(make(Power, p))
-    if can_pass(s, seat):
+                acts.append(T.power[p])
+    if pass_refusal(s, seat) is None:
         acts.append(PASS)
     return acts
 
@@ -174,6 +180,7 @@ def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
     found = unwritable(s, a)
     if found is not None:
         return found
+    s.refresh_index()
     try:
         for name in ("hex", "from_hex", "to_hex"):
             value = getattr(a, name, "")

@@ -8,12 +8,13 @@ can do something (the scoring ones always: they may score 0).
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Callable
 
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import BaseCampSetup, camp_playable
-from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, deploy_figure, distinct_names, finish,
-                    first_card, move_figure, push, spend_actions, trade_takes)
+from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, can_move, can_transfer, deploy_figure,
+                    distinct_names, finish, first_card, move_figure, push, trade_takes)
 from . import scoring as _scoring
 from .model import JUNGLE, LAKE, VOLCANO, TikalFrame, count_up
 
@@ -29,13 +30,17 @@ def _params(s: TikalState, power: str) -> dict:
 
 
 def _explorer_hexes(s: TikalState, seat: int, terrain_only: bool = False) -> list[int]:
-    base = seat * s.H
-    return [h for h in range(s.H) if s.explorers[base + h] and not (terrain_only and s.kind[h] == JUNGLE)]
+    base, H = seat * s.H, s.H
+    hexes = list(compress(range(H), s.explorers[base:base + H]))
+    if terrain_only:
+        kind = s.kind
+        return [h for h in hexes if kind[h] != JUNGLE]
+    return hexes
 
 
 def _leader_hexes(s: TikalState, seat: int) -> list[int]:
-    base = seat * s.H
-    return [h for h in range(s.H) if s.leaders[base + h]]
+    base, H = seat * s.H, s.H
+    return list(compress(range(H), s.leaders[base:base + H]))
 
 
 # --- scoring powers -------------------------------------------------------------------------
@@ -83,7 +88,14 @@ def tracker_moves(s: TikalState, seat: int, moved: dict[int, int] | None = None)
 
 
 def tracker_usable(s: TikalState, seat: int) -> bool:
-    return bool(tracker_moves(s, seat))
+    """Whether :func:`tracker_moves` offers anything: an Explorer next to a terrain tile."""
+    neighbour, kind = s.C.board.neighbour, s.kind
+    for h in _explorer_hexes(s, seat):
+        for i in range(h * 6, h * 6 + 6):
+            nb = neighbour[i]
+            if nb >= 0 and kind[nb] != JUNGLE:
+                return True
+    return False
 
 
 def tracker(s: TikalState, seat: int) -> None:
@@ -128,7 +140,7 @@ class TrackerMoves(TikalFrame):
 
 
 def _jungles(s: TikalState) -> list[int]:
-    return [h for h in range(s.H) if s.kind[h] == JUNGLE]
+    return list(s.hexes_by_kind[JUNGLE])
 
 
 def hunter_usable(s: TikalState, seat: int) -> bool:
@@ -195,15 +207,16 @@ def scout(s: TikalState, seat: int) -> None:
 
 
 def scout_usable(s: TikalState, seat: int) -> bool:
-    """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now."""
-    acts: list = []
-    spend_actions(s, ApTurn(seat, "scout", int(_params(s, "scout")["points"])), acts)
-    return bool(acts)
+    """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now (what
+    :func:`~.rules.spend_actions` offers a Scout turn)."""
+    points, cost = int(_params(s, "scout")["points"]), s.C.ap_costs
+    return ((points >= cost["deploy"] and (s.avail_explorers[seat] > 0 or s.avail_leaders[seat] > 0))
+            or can_move(s, seat, points) or (points >= cost["transfer"] and can_transfer(s, seat)))
 
 
 # --- Fisher: an Explorer onto a Lake ------------------------------------------------------
 def _lakes(s: TikalState) -> list[int]:
-    return [h for h in range(s.H) if s.kind[h] == LAKE]
+    return list(s.hexes_by_kind[LAKE])
 
 
 def _fisher_from_board(s: TikalState) -> bool:

@@ -17,10 +17,13 @@ and powers, are :mod:`.engine` (above all three, so nothing here imports them).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import or_
 from typing import TYPE_CHECKING, Any, Optional
 
-from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Move,
-                      Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette, TakeTile, Token,
+from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
+                      PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
+                      TakeTile, Token,
                       Trade, Transfer, Unearth, Use, make)
 from . import scoring as _scoring
 from .data import DRAWN_LETTERS, SIDES
@@ -92,15 +95,21 @@ def rm_legal(s: TikalState) -> list:
     """Rule 4: one item per turn: a statuette space, an AP token, a tile or a card."""
     seat = s.turn
     acts: list = []
+    T = tables(s.C)
     if statuette_refusal(s, seat) is None:
-        acts += [make(TakeStatuette, i + 1) for i, x in enumerate(s.next_order) if x < 0]
-    if ap_token_refusal(s, seat) is None:
-        acts += [make(TakeAP, v) for v in sorted(set(s.ap_display))]
+        acts += [T.take_statuette[i] for i, x in enumerate(s.next_order) if x < 0]
+    if ap_token_refusal(s, seat) is None and s.ap_display:
+        acts += [T.take_ap.get(v) or make(TakeAP, v) for v in sorted(set(s.ap_display))]
     if tile_quota_refusal(s, seat) is None:
-        acts += [make(TakeTile, s.C.tiles[t].id) for t in s.tile_display]
+        acts += map(T.take_tile.__getitem__, s.tile_display)
     if card_quota_refusal(s, seat) is None:
-        acts += [make(TakeCard, name) for name in distinct_names(s, s.display)]
+        acts += distinct_cards(s.display, T.take_card)
     return acts
+
+
+def distinct_cards(cards: list[int], table: list) -> list:
+    """``table[c]`` of the cards, each action once, in order (copies of a card share one)."""
+    return list({id(a): a for a in map(table.__getitem__, cards)}.values())
 
 
 def rm_refusal(s: TikalState, a: object) -> Refusal:
@@ -240,13 +249,18 @@ def activate_token(s: TikalState, seat: int) -> None:
 
 def free_hexes(s: TikalState, dotted: bool) -> list[int]:
     """Jungle hexes a tile may cover: non-dotted for campsite tiles, dotted for symbol tiles (rule 7)."""
-    hexes = s.C.board.hexes
-    return [h for h in range(s.H) if s.kind[h] == JUNGLE and hexes[h].dotted == dotted]
+    flags = tables(s.C).dotted
+    return [h for h in s.hexes_by_kind[JUNGLE] if flags[h] == dotted]
+
+
+def any_free_hex(s: TikalState, dotted: bool) -> bool:
+    flags = tables(s.C).dotted
+    return any(flags[h] == dotted for h in s.hexes_by_kind[JUNGLE])
 
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
     """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
-    if not free_hexes(s, dotted=False):
+    if not any_free_hex(s, dotted=False):
         s.camp_tiles[seat].remove(t)
         s.tiles_out.append(t)
         end_turn(s)
@@ -413,76 +427,144 @@ class ActionTables:
         self.guardian_explorer = [make(Guardian, n, EXPLORER) for n in names]
         self.guardian_leader = [make(Guardian, n, LEADER) for n in names]
         self.at = [make(At, n) for n in names]
+        self.dotted = tuple(h.dotted for h in B.hexes)
+        self.recruit_explorer, self.recruit_leader = make(Recruit, EXPLORER), make(Recruit, LEADER)
+        self.transfer: dict[tuple[int, int, int], Any] = {}  # (figure 0/1, from, to)
+        self.camp: dict[tuple[int, int], Any] = {}  # (hex, moved camp or -1)
+        self.stone_hexes: dict[int, list] = {}  # moving edge -> At actions of hexes with another edge
+        self.rotations: dict[int, list] = {}  # tile -> Rotate actions of its distinct rotations
+        # per card id: keep, (play, play kept), (use, use kept)
+        self.keep = [make(Keep, c.name) for c in C.cards]
+        self.play = [(make(Play, c.name, False), make(Play, c.name, True)) for c in C.cards]
+        self.use = [(make(Use, c.name, False), make(Use, c.name, True)) for c in C.cards]
+        self.take_card = [make(TakeCard, c.name) for c in C.cards]
+        self.place_tile = [make(PlaceTile, t.id) for t in C.tiles]  # per tile index
+        self.take_tile = [make(TakeTile, t.id) for t in C.tiles]
+        self.power = {p: make(Power, p) for p in C.powers}
+        self.permanent = [c.permanent for c in C.cards]
+        self.name_of = [C.card_names.index(c.name) for c in C.cards]  # card id -> name index
+        # per hex: (index h*6+side, edge) of its sides that have an edge
+        self.sides = [tuple((i, B.edge[i]) for i in range(h * 6, h * 6 + 6) if B.edge[i] >= 0)
+                      for h in range(B.size)]
+        self.take_ap = {v: make(TakeAP, v) for v in C.ap_tokens}
+        self.take_statuette = [make(TakeStatuette, i + 1) for i in range(8)]
+
+    def transfer_action(self, fig: int, a: int, b: int) -> Any:
+        key = (fig, a, b)
+        action = self.transfer.get(key)
+        if action is None:
+            action = self.transfer[key] = make(Transfer, LEADER if fig else EXPLORER, self.names[a], self.names[b])
+        return action
+
+    def camp_action(self, h: int, source: int) -> Any:
+        key = (h, source)
+        action = self.camp.get(key)
+        if action is None:
+            action = self.camp[key] = make(Camp, self.names[h], self.names[source] if source >= 0 else "")
+        return action
 
 
 _TABLES: dict[int, tuple[Any, ActionTables]] = {}
+_LAST: list = [None, None]  # the component set asked last and its tables (one board in a process, as a rule)
 
 
 def tables(C: Any) -> ActionTables:
     """The action tables of a component set (built once; the entry keeps ``C`` alive)."""
+    if C is _LAST[0]:
+        return _LAST[1]
     entry = _TABLES.get(id(C))
     if entry is None or entry[0] is not C:
         entry = _TABLES[id(C)] = (C, ActionTables(C))
+    _LAST[0], _LAST[1] = entry
     return entry[1]
 
 
-def deploy_actions(s: TikalState, seat: int, acts: list) -> None:
-    T = tables(s.C)
-    if s.avail_explorers[seat]:
-        acts.append(T.deploy_explorer[s.common_camp])
-        acts.extend(T.deploy_explorer[h] for h in s.camps[seat])
-    if s.avail_leaders[seat]:
-        acts.append(T.deploy_leader[s.common_camp])
-        acts.extend(T.deploy_leader[h] for h in s.camps[seat])
-
-
-def move_actions(s: TikalState, seat: int, points: int, acts: list) -> None:
-    """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5)."""
-    T = tables(s.C)
-    edge, cost = s.C.board.edge, s.cost
-    move_e, move_l = T.move_explorer, T.move_leader
-    per = s.C.ap_costs["move_per_stone"]
+def occupied(s: TikalState, seat: int) -> list[int]:
+    """The hexes where ``seat`` has an EM, ascending."""
     base, H = seat * s.H, s.H
-    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
-    for h in range(H):
-        ne, nl = ex[h], ld[h]
-        if not (ne or nl):
-            continue
-        for i in range(h * 6, h * 6 + 6):
-            e = edge[i]
-            if e >= 0 and 1 <= cost[e] * per <= points:
+    return list(compress(range(H), map(or_, s.explorers[base:base + H], s.leaders[base:base + H])))
+
+
+def deploy_actions(s: TikalState, seat: int, acts: list) -> None:
+    """Rule 6: an EM from the Available Supply onto the Common Base Camp or one of yours."""
+    T = tables(s.C)
+    camps = s.camps[seat]
+    if s.avail_explorers[seat]:
+        table = T.deploy_explorer
+        acts.append(table[s.common_camp])
+        for h in camps:
+            acts.append(table[h])
+    if s.avail_leaders[seat]:
+        table = T.deploy_leader
+        acts.append(table[s.common_camp])
+        for h in camps:
+            acts.append(table[h])
+
+
+def move_actions(s: TikalState, seat: int, points: int, acts: list, where: list[int] | None = None) -> None:
+    """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5).
+    ``where``: :func:`occupied` if known."""
+    T = tables(s.C)
+    move_e, move_l, sides = T.move_explorer, T.move_leader, T.sides
+    cost, per = s.cost, s.C.ap_costs["move_per_stone"]
+    base = seat * s.H
+    ex, ld = s.explorers, s.leaders
+    for h in (occupied(s, seat) if where is None else where):
+        ne, nl = ex[base + h], ld[base + h]
+        for i, e in sides[h]:
+            if 1 <= cost[e] * per <= points:
                 if ne:
                     acts.append(move_e[i])
                 if nl:
                     acts.append(move_l[i])
 
 
+def can_move(s: TikalState, seat: int, points: int) -> bool:
+    """Whether :func:`move_actions` offers anything (without building the list)."""
+    sides, cost, per = tables(s.C).sides, s.cost, s.C.ap_costs["move_per_stone"]
+    for h in occupied(s, seat):
+        for _, e in sides[h]:
+            if 1 <= cost[e] * per <= points:
+                return True
+    return False
+
+
+def can_transfer(s: TikalState, seat: int) -> bool:
+    """Whether :func:`transfer_actions` offers anything: an EM on one of two or more camps."""
+    if not s.camps[seat]:
+        return False
+    base = seat * s.H
+    return any(s.explorers[base + h] or s.leaders[base + h] for h in camp_hexes(s, seat))
+
+
 def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
     """Rule 6: an EM between the Common Base Camp and your camp, or between your two camps."""
-    camps = camp_hexes(s, seat)
-    if len(camps) < 2:
+    if not s.camps[seat]:
         return
-    names = s.C.board.hexes
+    camps = camp_hexes(s, seat)
+    T = tables(s.C)
+    base, ex, ld = seat * s.H, s.explorers, s.leaders
     for a in camps:
-        i = seat * s.H + a
-        for fig, count in ((EXPLORER, s.explorers[i]), (LEADER, s.leaders[i])):
+        for fig, count in ((0, ex[base + a]), (1, ld[base + a])):
             if count:
                 for b in camps:
                     if b != a:
-                        acts.append(make(Transfer, fig, names[a].name, names[b].name))
+                        acts.append(T.transfer_action(fig, a, b))
 
 
 def camp_actions(s: TikalState, seat: int, acts: list) -> None:
     """Rule 6 / A20: a camp from reserve onto a Clearing without a camp, else move one of yours."""
-    names = s.C.board.hexes
-    targets = [h for h in range(s.H) if s.kind[h] == CLEARING and s.camp[h] == -1]
+    camp = s.camp
+    targets = [h for h in s.hexes_by_kind[CLEARING] if camp[h] == -1]
     if not targets:
         return
     reserve = s.C.per_player["base_camps"] - len(s.camps[seat])
-    sources = [""] if reserve > 0 else [names[h].name for h in s.camps[seat]]
+    sources = [-1] if reserve > 0 else s.camps[seat]
+    T = tables(s.C)
+    table, make_one = T.camp, T.camp_action
     for t in targets:
         for src in sources:
-            acts.append(make(Camp, names[t].name, src))
+            acts.append(table.get((t, src)) or make_one(t, src))
 
 
 def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
@@ -557,6 +639,21 @@ def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
                 if total - mine[t] >= k:
                     acts.append(make(Take, o, s.C.treasure_types[t], k))
     return acts
+
+
+def can_trade(s: TikalState, seat: int) -> bool:
+    """Whether :func:`trade_takes` offers anything (without building the list)."""
+    T = len(s.C.treasure_types)
+    museum = s.museum
+    mine = museum[seat * T:(seat + 1) * T]
+    total = sum(mine)
+    for o in range(s.num_players):
+        if o != seat:
+            for t in range(T):
+                theirs = museum[o * T + t]
+                if theirs and mine[t] >= theirs and total - mine[t] >= 1:
+                    return True
+    return False
 
 
 # ---------------------------------------------------------------------------- the AP turn
@@ -716,55 +813,57 @@ def spend_actions(s: TikalState, f: ApTurn, acts: list) -> None:
     seat, p, ctx = f.seat, f.points, f.ctx
     general = ctx in GENERAL
     cost = s.C.ap_costs
+    where = occupied(s, seat)
     if (general or ctx == SCOUT) and p >= cost["deploy"]:
         deploy_actions(s, seat, acts)
-    move_actions(s, seat, p, acts)
+    move_actions(s, seat, p, acts, where)
     if p >= cost["transfer"]:
         transfer_actions(s, seat, acts)
     if not general:
         return
+    T = tables(s.C)
     if p >= cost["base_camp"]:
         camp_actions(s, seat, acts)
     if p >= cost["trail_stone"]:
         acts.append(STONE)
     if p >= cost["recruit_explorer"] and s.unavail_explorers[seat]:
-        acts.append(make(Recruit, EXPLORER))
+        acts.append(T.recruit_explorer)
     if p >= cost["recruit_leader"] and s.unavail_leaders[seat]:
-        acts.append(make(Recruit, LEADER))
-    T = tables(s.C)
-    kinds, H = s.kind, s.H
-    base = seat * H
-    ex, ld = s.explorers[base:base + H], s.leaders[base:base + H]
+        acts.append(T.recruit_leader)
+    kinds = s.kind
+    base = seat * s.H
+    ex, ld = s.explorers, s.leaders
     can_clear, can_guard, can_dig = p >= cost["clear_floor"], p >= cost["guardian"], p >= cost["unearth"]
     counts = f.counts
-    for h in range(H):
-        figures = ex[h] + ld[h]
-        if not figures:
-            continue  # every temple and ruin action needs one of your EMs there
-        k = kinds[h]
-        if k == TEMPLE:
+    sites = s.temples_and_ruins
+    for h in where:  # every temple and ruin action needs one of your EMs there
+        if h not in sites:
+            continue
+        if kinds[h] == TEMPLE:
             if can_clear and clear_refusal(s, seat, h, counts.get(h, 0)) is None:
                 acts.append(T.clear[h])
             if can_guard and guardian_refusal(s, seat, h) is None:
-                if ex[h]:
+                if ex[base + h]:
                     acts.append(T.guardian_explorer[h])
-                if ld[h]:
+                if ld[base + h]:
                     acts.append(T.guardian_leader[h])
-        elif k == RUINS and can_dig and unearth_refusal(s, seat, h, counts.get(h, 0)) is None:
+        elif can_dig and unearth_refusal(s, seat, h, counts.get(h, 0)) is None:
             acts.append(T.unearth[h])
-    if p >= cost["trade"] and trade_takes(s, seat):
+    if p >= cost["trade"] and can_trade(s, seat):
         acts.append(TRADE)
 
 
 def bonus_actions(s: TikalState, seat: int, acts: list) -> None:
     """The face-up permanent cards (right or left) that may add their AP to the AP token."""
+    use, down, permanent = tables(s.C).use, s.down, tables(s.C).permanent
+    added: list = []  # the list had no Use action before
     for kept, cards in ((False, s.right[seat]), (True, s.left[seat])):
         for c in cards:
-            card = s.C.cards[c]
-            if card.permanent and not s.down[c]:
-                u = make(Use, card.name, kept)
-                if u not in acts:
-                    acts.append(u)
+            if permanent[c] and not down[c]:
+                u = use[c][kept]
+                if not any(x is u for x in added):
+                    added.append(u)
+    acts += added
 
 
 def edge_between(s: TikalState, a: int, b: int) -> int:
@@ -911,6 +1010,17 @@ def placed_tokens(s: TikalState) -> list[int]:
 STONE_RULE = "6: Place a Trail Stone"
 
 
+def stone_hexes(s: TikalState, moving: int) -> list:
+    """``at HEX`` for every hex with an edge other than ``moving`` (the board's, built once)."""
+    T = tables(s.C)
+    acts = T.stone_hexes.get(moving)
+    if acts is None:
+        B = s.C.board
+        acts = T.stone_hexes[moving] = [
+            T.at[h] for h in range(s.H) if any(B.edge[i] >= 0 and B.edge[i] != moving for i in range(h * 6, h * 6 + 6))]
+    return acts
+
+
 class StonePlacement(TikalFrame):
     """Rule 6 / A7: place a Trail Stone token on an edge: first the token to move when
     both are on the board (step ``token``: ``moving`` is its edge), then the ``hex``, then
@@ -936,8 +1046,7 @@ class StonePlacement(TikalFrame):
             return [make(Token, B.hexes[B.edge_ends[e][0]].name, SIDES[B.edge_ends[e][1]])
                     for e in placed_tokens(s)]
         if self.step == "hex":
-            return [make(At, B.hexes[h].name) for h in range(s.H)
-                    if any(B.edge[i] >= 0 and B.edge[i] != self.moving for i in range(h * 6, h * 6 + 6))]
+            return list(stone_hexes(s, self.moving))
         h = self.hex
         return [make(Side, SIDES[d]) for d in range(6)
                 if B.edge[h * 6 + d] >= 0 and B.edge[h * 6 + d] != self.moving]
@@ -992,6 +1101,7 @@ def distinct_rotations(s: TikalState, t: int) -> list[int]:
 def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     """Lay tile ``t`` on hex ``h``; EMs and tokens there end up on it (rule 7)."""
     tile = s.C.tiles[t]
+    was = s.kind[h]
     s.kind[h] = KIND_OF_TYPE[tile.type]
     s.tile_on[h] = t
     s.rot[h] = turns
@@ -1003,6 +1113,7 @@ def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     elif tile.type == "volcano" and s.volcano_supply > 0:
         s.volcano_supply -= 1  # a 3D volcano goes on it
     s._print_stones(h, tile.rotated(turns))
+    s._reindex_hex(h, was)
 
 
 TILE_RULE = "7: Playing a terrain tile"
@@ -1025,9 +1136,13 @@ class TilePlacement(TikalFrame):
 
     def legal_actions(self, s: TikalState) -> list:
         if self.step == "hex":
-            names = s.C.board.hexes
-            return [make(At, names[h].name) for h in free_hexes(s, dotted=self.ctx == "card")]
-        return [make(Rotate, k) for k in distinct_rotations(s, self.tile)]
+            at = tables(s.C).at
+            return [at[h] for h in free_hexes(s, dotted=self.ctx == "card")]
+        T = tables(s.C)
+        acts = T.rotations.get(self.tile)
+        if acts is None:
+            acts = T.rotations[self.tile] = [make(Rotate, k) for k in distinct_rotations(s, self.tile)]
+        return list(acts)
 
     def apply(self, s: TikalState, a: object) -> None:
         if isinstance(a, At):

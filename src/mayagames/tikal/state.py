@@ -37,8 +37,8 @@ class TikalState(State):
 
     # never mutated in place: the legal-action cache is replaced (and handed out as a
     # copy), the setup rules are component data, a scoring's entries are written once
-    # (the list itself is copied)
-    shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring")
+    # (the list itself is copied), the hex index (a frozenset and a snapshot of `kind`) is replaced
+    shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring", "_kind_seen", "temples_and_ruins")
 
     # --- construction -----------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any],
@@ -85,6 +85,39 @@ class TikalState(State):
                 self.common_camp = pre.hex
                 self.camp[pre.hex] = COMMON
             self._print_stones(pre.hex, pre.stones)
+        self._index_kinds()
+
+    def refresh_index(self) -> None:
+        """Re-derive the hexes-by-kind index if ``kind`` changed behind its back (a scenario
+        that writes ``kind`` directly); the engine calls it at each entry point."""
+        if self.kind != self._kind_seen:
+            self._index_kinds()
+
+    def _index_kinds(self) -> None:
+        """Derive the hexes of each kind from ``kind`` (call after a hex changes kind).
+
+        ``hexes_by_kind[k]``: the hexes of kind k, ascending; ``temples_and_ruins``: the
+        sites of the temple and ruin AP actions. Both immutable (shared by copies);
+        ``_kind_seen``: the ``kind`` they were derived from (replaced, never mutated)."""
+        self._kind_seen = self.kind[:]
+        by_kind: list[list[int]] = [[] for _ in KIND_NAMES]
+        for h, k in enumerate(self.kind):
+            by_kind[k].append(h)
+        self.hexes_by_kind = tuple(tuple(hexes) for hexes in by_kind)
+        self.temples_and_ruins = frozenset(by_kind[TEMPLE] + by_kind[RUINS])
+
+    def _reindex_hex(self, h: int, was: int) -> None:
+        """Hex ``h`` changed from kind ``was`` to ``kind[h]``: update the index (a tile laid)."""
+        k = self.kind[h]
+        if k == was:
+            return
+        self._kind_seen = self.kind[:]
+        by_kind = list(self.hexes_by_kind)
+        by_kind[was] = tuple(x for x in by_kind[was] if x != h)
+        by_kind[k] = tuple(sorted(by_kind[k] + (h,)))
+        self.hexes_by_kind = tuple(by_kind)
+        if k == TEMPLE or k == RUINS:
+            self.temples_and_ruins = self.temples_and_ruins | {h}
 
     def _init_supplies(self) -> None:
         C, n = self.C, self.num_players
@@ -147,15 +180,20 @@ class TikalState(State):
     def _print_stones(self, h: int, stones: tuple[int, ...]) -> None:
         """Set the printed stones of hex ``h`` (board orientation) and update edge costs."""
         B = self.C.board
+        edges = []
         for side in range(6):
             self.printed[h * 6 + side] = stones[side]
             e = B.edge[h * 6 + side]
             if e >= 0:
-                self._recost(e)
+                edges.append(e)
+        self._recost(*edges)
 
-    def _recost(self, e: int) -> None:
-        a, sa, b, sb = self.C.board.edge_ends[e]
-        self.cost[e] = self.printed[a * 6 + sa] + self.printed[b * 6 + sb] + self.tokens[e]
+    def _recost(self, *edges: int) -> None:
+        """Update the crossing cost of ``edges``: both sides' printed stones and the tokens."""
+        ends, printed, tokens, cost = self.C.board.edge_ends, self.printed, self.tokens, self.cost
+        for e in edges:
+            a, sa, b, sb = ends[e]
+            cost[e] = printed[a * 6 + sa] + printed[b * 6 + sb] + tokens[e]
 
     def hex_name(self, h: int) -> str:
         return self.C.board.hexes[h].name
@@ -259,12 +297,12 @@ class TikalState(State):
     # --- copies -----------------------------------------------------------------------------
     def clone(self) -> "TikalState":
         c = TikalState.__new__(TikalState)
-        d = c.__dict__
-        d.update(self.__dict__)
-        for name in _LIST_FIELDS:
-            d[name] = self.__dict__[name][:]
+        d, mine = c.__dict__, self.__dict__
+        d.update(mine)
+        # the flat lists, copied in one pass of C-level calls (the bulk of a copy)
+        d.update(zip(_LIST_FIELDS, map(list.copy, map(mine.__getitem__, _LIST_FIELDS))))
         for name in _NESTED_FIELDS:
-            d[name] = [x[:] for x in self.__dict__[name]]
+            d[name] = list(map(list.copy, mine[name]))
         c.ruin = {h: s[:] for h, s in self.ruin.items()}
         c.piles = {k: v[:] for k, v in self.piles.items()}
         c.stack = [f.copy() for f in self.stack]
