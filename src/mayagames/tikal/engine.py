@@ -39,7 +39,6 @@ def legal_actions(s: "TikalState") -> list:
 
 
 def apply_action(s: "TikalState", action: object) -> None:
-    s.refresh_index()
     if s.stack:
         s.stack[-1].apply(s, action)
     elif s.phase == ROUND_MANAGEMENT:
