@@ -197,7 +197,7 @@ def start_action_phase(s: TikalState) -> None:
 def pass_refusal(s: TikalState, seat: int) -> Refusal:
     """Rule 5: pass only with everything on the campsite used: tiles placed, AP token used,
     right cards played or kept."""
-    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(s.down[c] for c in s.right[seat]):
+    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(map(s.down.__getitem__, s.right[seat])):
         return None
     left = []
     if s.camp_tiles[seat]:
@@ -207,10 +207,6 @@ def pass_refusal(s: TikalState, seat: int) -> Refusal:
     if any(not s.down[c] for c in s.right[seat]):
         left.append("action cards on the right to play or keep")
     return ("5: passing", "you may pass only when your campsite is used: " + ", ".join(left))
-
-
-def can_pass(s: TikalState, seat: int) -> bool:
-    return pass_refusal(s, seat) is None
 
 
 def keep_card(s: TikalState, seat: int, name: str) -> None:
@@ -621,10 +617,6 @@ def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
         return GUARDIAN, ("you need the majority presence on the temple (Leader 3, Explorer 1, strictly more "
                           "than each other player)")
     return None
-
-
-def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
-    return guardian_refusal(s, seat, h) is None
 
 
 def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
