@@ -341,10 +341,7 @@ class TikalObserver(ObservationEncoder):
         """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
         keyed by what it reads, so an unchanged group costs one comparison. Offsets come
         from the layout, precomputed once."""
-        n = self.num_players
-        seats = [(viewer + k) % n for k in range(n)]
-        rel = {seat: k for k, seat in enumerate(seats)}
-        self._offsets()
+        seats, rel = self._seats(viewer)
         self._dense(s, viewer, canvas)
         group = canvas.group
         group("board", (s.kind, s.guardian, s.camp, s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))),
@@ -358,22 +355,28 @@ class TikalObserver(ObservationEncoder):
         group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
         group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
               lambda a, v: self._tiles(s, a, v))
-        T = len(TREASURES)
+        # every seat's campsite: three groups, each keyed by the whole per-seat lists it reads
         rules = s.setup_rules
-        for k, seat in enumerate(seats):
-            group(("campsite", k), (
-                s.pp[seat], s.ap_token[seat], s.avail_explorers[seat], s.avail_leaders[seat],
-                s.unavail_explorers[seat], s.unavail_leaders[seat], s.removed_explorers[seat],
-                s.removed_leaders[seat], len(s.camps[seat]), s.guardians[seat], s.museum[seat * T:seat * T + T],
-                s.director[seat], s.power_used[seat], s.rm_ap[seat], s.rm_tiles[seat], s.rm_cards[seat],
-                rules["tiles_each"], rules["cards_each"]),
-                lambda a, v: self._campsite(s, a, v, k, seat))
-            group(("campsite_tiles", k), s.camp_tiles[seat], lambda a, v: self._campsite_tiles(s, a, v, k, seat))
-            right, left, down = s.right[seat], s.left[seat], s.down
-            group(("campsite_cards", k), (right, left, [down[c] for c in right], [down[c] for c in left]),
-                  lambda a, v: self._campsite_cards(s, a, v, k, seat))
+        group("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders, s.unavail_explorers,
+                            s.unavail_leaders, s.removed_explorers, s.removed_leaders, s.camps, s.guardians,
+                            s.museum, s.director, s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards,
+                            rules["tiles_each"], rules["cards_each"]),
+              lambda a, v: [self._campsite(s, a, v, k, seat) for k, seat in enumerate(seats)])
+        group("campsite_tiles", s.camp_tiles,
+              lambda a, v: [self._campsite_tiles(s, a, v, k, seat) for k, seat in enumerate(seats)])
+        group("campsite_cards", (s.right, s.left, s.down),
+              lambda a, v: [self._campsite_cards(s, a, v, k, seat) for k, seat in enumerate(seats)])
         group("own_camp_slots", s.camps[viewer], lambda a, v: self._own_camps(s, viewer, a, v))
         canvas.redraw("frame", lambda a, v: self._frame(s, a, v, rel))
+
+    def _seats(self, viewer: int) -> tuple[list[int], dict[int, int]]:
+        """The seats in turn order from ``viewer``, and each seat's place in that order."""
+        if not hasattr(self, "_seat_order"):
+            self._offsets()
+            n = self.num_players
+            orders = [[(v + k) % n for k in range(n)] for v in range(n)]
+            self._seat_order = [(order, {seat: k for k, seat in enumerate(order)}) for order in orders]
+        return self._seat_order[viewer]
 
     def _own_camps(self, s: TikalState, viewer: int, at: list[int], val: list[float]) -> None:
         o = self._off["own_camp_slots"]
