@@ -198,6 +198,21 @@ def test_real_boards_on_a_phone(game, server, new_page, support, shots):
     assert small == [], f"touch targets under 44 px: {small[:8]}"
     if game == "tzolkin":  # the gear spaces (17 px before) are measured even while not targets
         assert page.locator('#board g[data-place*=":"]').count() > 40
+    # the prompt in the sticky bar shows whole lines (no line cut under the moves), at most
+    # three; a tap shows all of it
+    prompt = """() => { const p = document.querySelector('#prompt'), st = getComputedStyle(p);
+        const lines = (p.clientHeight - parseFloat(st.paddingTop) - parseFloat(st.paddingBottom))
+            / parseFloat(st.lineHeight);
+        return [lines, p.scrollHeight > p.clientHeight + 1,
+                (() => { const m = document.querySelector('#bar-moves').getBoundingClientRect();
+                         return !m.height || p.getBoundingClientRect().bottom <= m.top + 1; })()]; }"""
+    lines, clipped, above = page.evaluate(prompt)
+    assert abs(lines - round(lines)) < 0.05 and 1 <= round(lines) <= 3 and above, (lines, above)
+    if clipped:
+        page.locator("#prompt").tap()
+        lines, clipped, above = page.evaluate(prompt)
+        assert not clipped and round(lines) > 3 and above
+        page.locator("#prompt").tap()  # and closed again
     snap(page, shots / f"phone-{game}.png")
     details = page.locator("#board [data-tip]:not(.target)").first
     details.tap()

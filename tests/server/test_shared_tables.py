@@ -60,6 +60,18 @@ def test_seats_clocks_and_zombies_reach_the_other_instance(two_instances, suppor
     running = watcher.until(lambda m: m["type"] == "state" and m["clock"]["running"] == seat)
     assert running["clock"]["deadline"] == pytest.approx(fake_clock.now + 60)
 
+    # a move through instance a charges the mover's clock: b's sockets see it (and the
+    # other seat's clock start) without a reload
+    mover = {0: ana, 1: ben}[seat]
+    fake_clock.advance(10)
+    moved = mover.post(f"/api/tables/{table}/moves", json={"move_number": joined["move_number"],
+                                                          "action_id": 0})
+    assert moved.status_code == 200, moved.text
+    charged = watcher.until(lambda m: m["type"] == "state" and m["clock"]["running"] == 1 - seat)
+    assert charged["current_player"] == 1 - seat and charged["move_number"] == 1
+    assert charged["clock"]["left"] == pytest.approx([50, 60] if seat == 0 else [60, 50])
+    seat = 1 - seat
+
     fake_clock.advance(61)  # both instances' keepers see the deadline pass
     zombie = watcher.until(lambda m: m["type"] == "state" and m["players"][seat]["zombie"])
     assert zombie["players"][1 - seat]["zombie"] is False

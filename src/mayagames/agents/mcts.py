@@ -297,12 +297,14 @@ class MCTSAgent:
                  temperature: float) -> list[float]:
         """Uniformly random moves (``rand``: floats in [0, 1)) for ``cutoff`` plies or to the end."""
         limit = state.info.max_decisions if cutoff is None else cutoff
-        plies = 0
         apply = state.apply_unchecked
-        while plies < limit and state.current_player is not None:
-            legal = state.legal_actions() or legal_or_fail(state)
+        # the engine's cached list, not a copy, where it offers one (only read here)
+        legal_of = getattr(state, "legal_cached", None) or state.legal_actions
+        for _ in range(limit):
+            if state.current_player is None:
+                break
+            legal = legal_of() or legal_or_fail(state)
             apply(legal[int(rand() * len(legal))])
-            plies += 1
         if state.current_player is None:
             return state.returns()
         return win_chances(estimate(state), temperature)

@@ -63,6 +63,8 @@ class TableMetaRow(Base):
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     zombies: Mapped[list[int]] = mapped_column(JSON)
     rated_done: Mapped[bool] = mapped_column(Boolean, default=False)
+    # no longer written: a rematch is a row of db.RematchRow (game_rematches), made in the
+    # new table's own transaction; kept so that older databases need no migration
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 

@@ -439,10 +439,14 @@ def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[R
 def pick_options(s: "TzolkinState", seat: int) -> list[Any]:
     """The player's workers on the gears, gear by gear, lowest space first (the spaces
     :func:`pick_refusal` accepts; a player's worker never stands above the last space)."""
-    out = []
+    out: list[Any] = []
+    left = s.p[seat][ON_GEARS]               # stop once every worker on the gears is found
     for occ, picks in zip(s.gears, A.PICK):
+        if not left:
+            break
         n = occ.count(seat)
         if n:
+            left -= n
             i = occ.index(seat)
             out.append(picks[i])
             while n > 1:

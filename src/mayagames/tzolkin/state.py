@@ -222,23 +222,37 @@ class TzolkinState(State):
 
     def determinize(self, rng: Rng) -> "TzolkinState":
         """A full state consistent with this view: hidden tiles, stacks and boxes resampled."""
-        full = self.clone()
-        full.viewer = None
-        full.rng = rng.spawn()
-        self._fill_tiles(full, rng)
-        self._fill_buildings(full, rng)
-        seen = set(full.monument_row) | {m for ms in full.monuments for m in ms}
-        pool = [m for m in range(len(DATA.monuments)) if m not in seen]
-        rng.shuffle(pool)
-        full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
-        if full.legal is None:
-            frames.settle(full)
-        return full
+        return self.determinizer()(rng)
 
-    def _fill_tiles(self, full: "TzolkinState", rng: Rng) -> None:
-        known = {t for t in full.tile_box + full.dummy_tiles if t >= 0}
-        known |= {t for hand in full.dealt + full.kept for t in hand if t >= 0}
-        pool = [t for t in range(len(DATA.tiles)) if t not in known]
+    def determinizer(self) -> Any:
+        """:meth:`determinize` of this view as a function of the generator: the unseen
+        start tiles, buildings of each age and monuments are worked out once; each call
+        shuffles copies of them in the same order as before (the same worlds)."""
+        tiles = self._unseen_tiles()
+        buildings = self._unseen_buildings()
+        seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
+        monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
+
+        def sample(rng: Rng) -> "TzolkinState":
+            full = self.clone()
+            full.viewer = None
+            full.rng = rng.spawn()
+            self._fill_tiles(full, rng, tiles[:])
+            self._fill_buildings(full, rng, [pool[:] for pool in buildings])
+            pool = monuments[:]
+            rng.shuffle(pool)
+            full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
+            if full.legal is None:
+                frames.settle(full)
+            return full
+        return sample
+
+    def _unseen_tiles(self) -> list[int]:
+        known = {t for t in self.tile_box + self.dummy_tiles if t >= 0}
+        known |= {t for hand in self.dealt + self.kept for t in hand if t >= 0}
+        return [t for t in range(len(DATA.tiles)) if t not in known]
+
+    def _fill_tiles(self, full: "TzolkinState", rng: Rng, pool: list[int]) -> None:
         rng.shuffle(pool)
         full.dealt = [[t if t >= 0 else pool.pop() for t in hand] for hand in full.dealt]
         for seat, kept in enumerate(full.kept):
@@ -246,11 +260,15 @@ class TzolkinState(State):
                 full.kept[seat] = sorted(rng.sample(full.dealt[seat], len(kept)))
         full.tile_box = [t if t >= 0 else pool.pop() for t in full.tile_box]
 
-    def _fill_buildings(self, full: "TzolkinState", rng: Rng) -> None:
-        seen = {i for i in full.display if i >= 0} | {i for b in full.built for i in b}
-        seen |= {i for i in full.building_box if i >= 0}
+    def _unseen_buildings(self) -> list[list[int]]:
+        """Per age, the building instances neither on display, built nor seen in the box."""
+        seen = {i for i in self.display if i >= 0} | {i for b in self.built for i in b}
+        seen |= {i for i in self.building_box if i >= 0}
+        return [[i for i in INSTANCES_OF_AGE[age - 1] if i not in seen] for age in (1, 2)]
+
+    def _fill_buildings(self, full: "TzolkinState", rng: Rng, pools: list[list[int]]) -> None:
         for age in (1, 2):
-            pool = [i for i in INSTANCES_OF_AGE[age - 1] if i not in seen]
+            pool = pools[age - 1]
             rng.shuffle(pool)
             full.stacks[age - 1] = [i if i >= 0 else pool.pop() for i in full.stacks[age - 1]]
             if age == 1:
