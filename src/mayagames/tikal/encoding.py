@@ -345,8 +345,9 @@ class TikalObserver(ObservationEncoder):
         self._dense(s, viewer, canvas)
         group = canvas.group
         items = canvas.items
-        for name, draw in self._board_items(viewer):
-            items(name, getattr(s, name), draw)
+        if canvas.changed("hexes", (s.kind, s.guardian, s.camp)):
+            for name, draw in self._board_items(viewer):
+                items(name, getattr(s, name), draw)
         group("ruin", (s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))), lambda a, v: self._ruins(s, a, v))
         group("round", (s.phase, s.round, s.turn, s.order, s.next_order, s.passed, s.scoring_kind,
                         s.scoring_queue, s.setup_rules["rounds"]),
@@ -357,9 +358,14 @@ class TikalObserver(ObservationEncoder):
         group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
         group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
               lambda a, v: self._tiles(s, a, v))
-        # every seat's campsite: three groups, each keyed by the whole per-seat lists it reads
-        for name, draw, fixed in self._campsite_items(viewer, s.setup_rules):
-            items(name, getattr(s, name), draw, fixed)
+        # every seat's campsite: its per-seat lists item by item (when any changed), its tiles
+        # and its cards keyed by the whole per-seat lists they read
+        if canvas.changed("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
+                                        s.unavail_explorers, s.unavail_leaders, s.removed_explorers,
+                                        s.removed_leaders, s.camps, s.guardians, s.museum, s.director,
+                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards)):
+            for name, draw, fixed in self._campsite_items(viewer, s.setup_rules):
+                items(name, getattr(s, name), draw, fixed)
         group("campsite_tiles", s.camp_tiles,
               lambda a, v: [self._campsite_tiles(s, a, v, k, seat) for k, seat in enumerate(seats)])
         group("campsite_cards", (s.right, s.left, s.down),
@@ -411,6 +417,8 @@ class TikalObserver(ObservationEncoder):
         """The dense integer board fields (temple level / max level; explorers / 10 and
         leaders / 2, clipped at 1; edge cost / 4 and tokens / 2, clipped at 1): only the
         items that changed are written."""
+        if not canvas.changed("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens)):
+            return  # (one comparison for the five lists)
         items = canvas.items
         for name, draw in self._dense_draw[viewer]:
             items(name, getattr(s, name), draw, fixed=True)
