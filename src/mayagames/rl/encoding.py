@@ -315,7 +315,8 @@ class Canvas:
 
     def items(self, name: object, values: list, draw: Callable[[int, Any, list[int], list[float]], None],
               fixed: bool = False) -> None:
-        """A group made of one entry set per item of the flat list ``values``:
+        """A group made of one entry set per item of the list ``values`` (items compared
+        with ``==``; a list of lists is copied two levels deep):
         ``draw(i, value, at, val)`` appends item ``i``'s entries, a function of ``i`` and
         ``value`` alone. Only items whose value changed are drawn again; ``fixed``: an
         item's offsets do not depend on its value (each drawing overwrites the last), else
@@ -338,7 +339,7 @@ class Canvas:
                     draw(i, value, at, val)
         else:
             return
-        self.keys[name] = values[:]
+        self.keys[name] = snapshot(values)
 
     def _clear_items(self, old: list, draw: Callable[[int, Any, list[int], list[float]], None]) -> None:
         cleared: list[int] = []

@@ -341,14 +341,14 @@ class TikalObserver(ObservationEncoder):
         """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
         keyed by what it reads, so an unchanged group costs one comparison. Offsets come
         from the layout, precomputed once."""
-        n = self.num_players
-        seats = [(viewer + k) % n for k in range(n)]
-        rel = {seat: k for k, seat in enumerate(seats)}
-        self._offsets()
+        seats, rel = self._seats(viewer)
         self._dense(s, viewer, canvas)
         group = canvas.group
-        group("board", (s.kind, s.guardian, s.camp, s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))),
-              lambda a, v: self._board(s, a, v, rel))
+        items = canvas.items
+        if canvas.changed("hexes", (s.kind, s.guardian, s.camp)):
+            for name, draw in self._board_items(viewer):
+                items(name, getattr(s, name), draw)
+        group("ruin", (s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))), lambda a, v: self._ruins(s, a, v))
         group("round", (s.phase, s.round, s.turn, s.order, s.next_order, s.passed, s.scoring_kind,
                         s.scoring_queue, s.setup_rules["rounds"]),
               lambda a, v: self._round(s, a, v, seats, rel))
@@ -358,22 +358,29 @@ class TikalObserver(ObservationEncoder):
         group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
         group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
               lambda a, v: self._tiles(s, a, v))
-        T = len(TREASURES)
-        rules = s.setup_rules
-        for k, seat in enumerate(seats):
-            group(("campsite", k), (
-                s.pp[seat], s.ap_token[seat], s.avail_explorers[seat], s.avail_leaders[seat],
-                s.unavail_explorers[seat], s.unavail_leaders[seat], s.removed_explorers[seat],
-                s.removed_leaders[seat], len(s.camps[seat]), s.guardians[seat], s.museum[seat * T:seat * T + T],
-                s.director[seat], s.power_used[seat], s.rm_ap[seat], s.rm_tiles[seat], s.rm_cards[seat],
-                rules["tiles_each"], rules["cards_each"]),
-                lambda a, v: self._campsite(s, a, v, k, seat))
-            group(("campsite_tiles", k), s.camp_tiles[seat], lambda a, v: self._campsite_tiles(s, a, v, k, seat))
-            right, left, down = s.right[seat], s.left[seat], s.down
-            group(("campsite_cards", k), (right, left, [down[c] for c in right], [down[c] for c in left]),
-                  lambda a, v: self._campsite_cards(s, a, v, k, seat))
+        # every seat's campsite: its per-seat lists item by item (when any changed), its tiles
+        # and its cards keyed by the whole per-seat lists they read
+        if canvas.changed("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
+                                        s.unavail_explorers, s.unavail_leaders, s.removed_explorers,
+                                        s.removed_leaders, s.camps, s.guardians, s.museum, s.director,
+                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards)):
+            for name, draw, fixed in self._campsite_items(viewer, s.setup_rules):
+                items(name, getattr(s, name), draw, fixed)
+        group("campsite_tiles", s.camp_tiles,
+              lambda a, v: [self._campsite_tiles(s, a, v, k, seat) for k, seat in enumerate(seats)])
+        group("campsite_cards", (s.right, s.left, s.down),
+              lambda a, v: [self._campsite_cards(s, a, v, k, seat) for k, seat in enumerate(seats)])
         group("own_camp_slots", s.camps[viewer], lambda a, v: self._own_camps(s, viewer, a, v))
         canvas.redraw("frame", lambda a, v: self._frame(s, a, v, rel))
+
+    def _seats(self, viewer: int) -> tuple[list[int], dict[int, int]]:
+        """The seats in turn order from ``viewer``, and each seat's place in that order."""
+        if not hasattr(self, "_seat_order"):
+            self._offsets()
+            n = self.num_players
+            orders = [[(v + k) % n for k in range(n)] for v in range(n)]
+            self._seat_order = [(order, {seat: k for k, seat in enumerate(order)}) for order in orders]
+        return self._seat_order[viewer]
 
     def _own_camps(self, s: TikalState, viewer: int, at: list[int], val: list[float]) -> None:
         o = self._off["own_camp_slots"]
@@ -410,27 +417,25 @@ class TikalObserver(ObservationEncoder):
         """The dense integer board fields (temple level / max level; explorers / 10 and
         leaders / 2, clipped at 1; edge cost / 4 and tokens / 2, clipped at 1): only the
         items that changed are written."""
+        if not canvas.changed("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens)):
+            return  # (one comparison for the five lists)
         items = canvas.items
         for name, draw in self._dense_draw[viewer]:
             items(name, getattr(s, name), draw, fixed=True)
 
-    def _board(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
-        """Hex kinds, Guardians, camps and Ruins (one-hot and small fields)."""
-        off, n = self._off, self.num_players
-        o = off["hex_kind"]
-        at += [o + h * N_KINDS + k for h, k in enumerate(s.kind)]
-        val += ONES[:H]
-        o = off["guardian"]
-        for h, g in enumerate(s.guardian):
-            if g >= 0:
-                at.append(o + h * n + rel[g])
-                val.append(1.0)
-        o = off["camp"]
-        for h, c in enumerate(s.camp):
-            if c != -1:
-                at.append(o + h * (n + 1) + (0 if c == COMMON else 1 + rel[c]))
-                val.append(1.0)
-        o = off["ruin"]
+    def _board_items(self, viewer: int) -> list[tuple[str, Callable]]:
+        """Per hex, drawn item by item: its kind (one-hot), its Guardian's seat from the
+        viewer (one-hot), its camp (the Common Base Camp, then one-hot seat owning it)."""
+        if not hasattr(self, "_board_draws"):
+            self._board_draws: dict[int, list] = {}
+        found = self._board_draws.get(viewer)
+        if found is None:
+            found = self._board_draws[viewer] = board_items(self._off, self._seats(viewer)[1], self.num_players)
+        return found
+
+    def _ruins(self, s: TikalState, at: list[int], val: list[float]) -> None:
+        """Per Ruin: visible gold masks / 4, face-down treasures left / 2."""
+        o = self._off["ruin"]
         for h, stack in s.ruin.items():
             at += (o + 2 * h, o + 2 * h + 1)
             val += (scaled(s.visible_masks(h), 4), scaled(len(stack), 2))
@@ -512,38 +517,21 @@ class TikalObserver(ObservationEncoder):
         at += [o + t for t in s.symbol_supply]
         val += ONES[:len(s.symbol_supply)]
 
-    def _campsite(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
-        """Seat ``seat``'s campsite (``k`` seats after the viewer): points, figures, camps,
-        Guardians, museum, director, Round Management."""
-        off, T = self._off, len(TREASURES)
-        rules = s.setup_rules
-        at += (off["prestige"] + k, off["campsite_ap"] + k)
-        val += (scaled(s.pp[seat], PRESTIGE_TOP), s.ap_token[seat] / max(AP_VALUES))
-        o = off["figures"] + 6 * k
-        figures = (s.avail_explorers, s.avail_leaders, s.unavail_explorers, s.unavail_leaders,
-                   s.removed_explorers, s.removed_leaders)
-        for j, (counts, top) in enumerate(zip(figures, FIGURE_TOP_LIST)):
-            if counts[seat]:
-                at.append(o + j)
-                val.append(min(counts[seat] / top, 1.0))
-        o = off["camps_guardians"] + 2 * k
-        at += (o, o + 1)
-        val += (scaled(C.per_player["base_camps"] - len(s.camps[seat]), 2), scaled(s.guardians[seat], 2))
-        o = off["museum"] + T * k
-        for t in range(T):
-            count = s.museum[seat * T + t]
-            if count:
-                at.append(o + t)
-                val.append(min(count / 4, 1.0))
-        at.append(off["director"] + k * len(C.directors) + s.director[seat])
-        val.append(1.0)
-        if s.power_used[seat]:
-            at.append(off["power_used"] + k * len(POWERS) + POWERS.index(s.power_used[seat]))
-            val.append(1.0)
-        o = off["management"] + 3 * k
-        at += (o, o + 1, o + 2)
-        val += (float(s.rm_ap[seat]), scaled(s.rm_tiles[seat], max(rules["tiles_each"], 1)),
-                scaled(s.rm_cards[seat], max(rules["cards_each"], 1)))
+    def _campsite_items(self, viewer: int, rules: dict) -> list[tuple[str, Callable, bool]]:
+        """Every seat's campsite (seats from ``viewer``) as per-seat lists of the state, each
+        drawn item by item (``Canvas.items``): (list name, how seat ``i``'s value is
+        drawn, whether its offsets are fixed). Prestige / 200, AP token / its top value,
+        figures available, unavailable and removed / 30 and 2, camps in reserve and
+        Guardians / 2, museum counts / 4, one-hot director and power used, Round
+        Management (took its AP token, tiles / per round, cards / per round)."""
+        cache_key = (viewer, rules["tiles_each"], rules["cards_each"])
+        if not hasattr(self, "_campsite_draws"):
+            self._campsite_draws: dict[tuple, list] = {}
+        found = self._campsite_draws.get(cache_key)
+        if found is None:
+            found = self._campsite_draws[cache_key] = campsite_items(
+                self._off, self._seats(viewer)[1], max(rules["tiles_each"], 1), max(rules["cards_each"], 1))
+        return found
 
     def _campsite_tiles(self, s: TikalState, at: list[int], val: list[float], k: int, seat: int) -> None:
         o = self._off["campsite_tiles"] + k * N_TILES
@@ -588,6 +576,79 @@ class TikalObserver(ObservationEncoder):
         for h, count in f.counts.items():
             at.append(o + h)
             val.append(scaled(count, 2))
+
+
+def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[str, Callable]]:
+    """See :meth:`TikalObserver._board_items`."""
+    def kind(h: int, k: int, at: list[int], val: list[float]) -> None:
+        at.append(off["hex_kind"] + h * N_KINDS + k)
+        val.append(1.0)
+
+    def guardian(h: int, g: int, at: list[int], val: list[float]) -> None:
+        if g >= 0:
+            at.append(off["guardian"] + h * n + rel[g])
+            val.append(1.0)
+
+    def camp(h: int, c: int, at: list[int], val: list[float]) -> None:
+        if c != -1:
+            at.append(off["camp"] + h * (n + 1) + (0 if c == COMMON else 1 + rel[c]))
+            val.append(1.0)
+    return [("kind", kind), ("guardian", guardian), ("camp", camp)]
+
+
+def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
+                   cards_each: int) -> list[tuple[str, Callable, bool]]:
+    """See :meth:`TikalObserver._campsite_items` (``rel``: each seat's place from the viewer)."""
+    T, top_ap, base_camps = len(TREASURES), max(AP_VALUES), C.per_player["base_camps"]
+    n_directors, n_powers = len(C.directors), len(POWERS)
+
+    def scalar(field: str, step: int, at_step: int, value_of: Callable[[object], float]) -> Callable:
+        o = off[field] + at_step
+
+        def draw(i: int, value: object, at: list[int], val: list[float]) -> None:
+            at.append(o + step * rel[i])
+            val.append(value_of(value))
+        return draw
+
+    def figure(j: int, top: int) -> Callable:
+        o = off["figures"] + j
+
+        def draw(i: int, value: int, at: list[int], val: list[float]) -> None:
+            if value:
+                at.append(o + 6 * rel[i])
+                val.append(min(value / top, 1.0))
+        return draw
+
+    def museum(i: int, count: int, at: list[int], val: list[float]) -> None:
+        if count:
+            seat, t = divmod(i, T)
+            at.append(off["museum"] + T * rel[seat] + t)
+            val.append(min(count / 4, 1.0))
+
+    def director(i: int, tile: int, at: list[int], val: list[float]) -> None:
+        at.append(off["director"] + rel[i] * n_directors + tile)
+        val.append(1.0)
+
+    def power(i: int, used: str, at: list[int], val: list[float]) -> None:
+        if used:
+            at.append(off["power_used"] + rel[i] * n_powers + POWERS.index(used))
+            val.append(1.0)
+
+    figures = ("avail_explorers", "avail_leaders", "unavail_explorers", "unavail_leaders",
+               "removed_explorers", "removed_leaders")
+    return [
+        ("pp", scalar("prestige", 1, 0, lambda v: scaled(v, PRESTIGE_TOP)), True),
+        ("ap_token", scalar("campsite_ap", 1, 0, lambda v: v / top_ap), True),
+        *((name, figure(j, top), False) for j, (name, top) in enumerate(zip(figures, FIGURE_TOP_LIST))),
+        ("camps", scalar("camps_guardians", 2, 0, lambda v: scaled(base_camps - len(v), 2)), True),
+        ("guardians", scalar("camps_guardians", 2, 1, lambda v: scaled(v, 2)), True),
+        ("museum", museum, False),
+        ("director", director, False),
+        ("power_used", power, False),
+        ("rm_ap", scalar("management", 3, 0, float), True),
+        ("rm_tiles", scalar("management", 3, 1, lambda v: scaled(v, tiles_each)), True),
+        ("rm_cards", scalar("management", 3, 2, lambda v: scaled(v, cards_each)), True),
+    ]
 
 
 def dense_item(target: list[int], divisor: float, clip: bool) -> Callable[[int, int, list[int], list[float]], None]:

@@ -16,12 +16,12 @@ from ..core.errors import IllegalAction
 from ..core.game import unwritable
 from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian,
                       Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP,
-                      TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use, make)
+                      TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use)
 from .cards import card_playable, card_refusal, start_card
 from .model import ACTION, OVER, ROUND_MANAGEMENT
 from .powers import power_refusal, power_usable, use_power
-from .rules import (Refusal, activate_token, distinct_cards, tables, can_pass, end_turn, first_card, keep_card, pass_refusal, pass_turn,
-                    place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, use_alone)
+from .rules import (Refusal, activate_token, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
+                    pass_turn, place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, tables, use_alone)
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -39,7 +39,6 @@ def legal_actions(s: "TikalState") -> list:
 
 
 def apply_action(s: "TikalState", action: object) -> None:
-    s.refresh_index()
     if s.stack:
         s.stack[-1].apply(s, action)
     elif s.phase == ROUND_MANAGEMENT:

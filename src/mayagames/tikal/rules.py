@@ -197,7 +197,7 @@ def start_action_phase(s: TikalState) -> None:
 def pass_refusal(s: TikalState, seat: int) -> Refusal:
     """Rule 5: pass only with everything on the campsite used: tiles placed, AP token used,
     right cards played or kept."""
-    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(s.down[c] for c in s.right[seat]):
+    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(map(s.down.__getitem__, s.right[seat])):
         return None
     left = []
     if s.camp_tiles[seat]:
@@ -207,10 +207,6 @@ def pass_refusal(s: TikalState, seat: int) -> Refusal:
     if any(not s.down[c] for c in s.right[seat]):
         left.append("action cards on the right to play or keep")
     return ("5: passing", "you may pass only when your campsite is used: " + ", ".join(left))
-
-
-def can_pass(s: TikalState, seat: int) -> bool:
-    return pass_refusal(s, seat) is None
 
 
 def keep_card(s: TikalState, seat: int, name: str) -> None:
@@ -260,6 +256,7 @@ def any_free_hex(s: TikalState, dotted: bool) -> bool:
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
     """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
+    s.refresh_index()
     if not any_free_hex(s, dotted=False):
         s.camp_tiles[seat].remove(t)
         s.tiles_out.append(t)
@@ -429,8 +426,8 @@ class ActionTables:
         self.at = [make(At, n) for n in names]
         self.dotted = tuple(h.dotted for h in B.hexes)
         self.recruit_explorer, self.recruit_leader = make(Recruit, EXPLORER), make(Recruit, LEADER)
-        self.transfer: dict[tuple[int, int, int], Any] = {}  # (figure 0/1, from, to)
-        self.camp: dict[tuple[int, int], Any] = {}  # (hex, moved camp or -1)
+        self.transfer: dict[tuple[int, int], list] = {}  # (figure 0/1, from) -> row by destination
+        self.camp: dict[int, list] = {}  # moved camp (-1: from the reserve) -> row by hex
         self.stone_hexes: dict[int, list] = {}  # moving edge -> At actions of hexes with another edge
         self.rotations: dict[int, list] = {}  # tile -> Rotate actions of its distinct rotations
         # per card id: keep, (play, play kept), (use, use kept)
@@ -449,19 +446,21 @@ class ActionTables:
         self.take_ap = {v: make(TakeAP, v) for v in C.ap_tokens}
         self.take_statuette = [make(TakeStatuette, i + 1) for i in range(8)]
 
-    def transfer_action(self, fig: int, a: int, b: int) -> Any:
-        key = (fig, a, b)
-        action = self.transfer.get(key)
-        if action is None:
-            action = self.transfer[key] = make(Transfer, LEADER if fig else EXPLORER, self.names[a], self.names[b])
-        return action
+    def transfer_row(self, fig: int, a: int) -> list:
+        """``transfer FIGURE a b`` for every hex b (``fig`` 0: Explorer, 1: Leader)."""
+        row = self.transfer.get((fig, a))
+        if row is None:
+            figure = LEADER if fig else EXPLORER
+            row = self.transfer[(fig, a)] = [make(Transfer, figure, self.names[a], b) for b in self.names]
+        return row
 
-    def camp_action(self, h: int, source: int) -> Any:
-        key = (h, source)
-        action = self.camp.get(key)
-        if action is None:
-            action = self.camp[key] = make(Camp, self.names[h], self.names[source] if source >= 0 else "")
-        return action
+    def camp_row(self, source: int) -> list:
+        """``camp HEX [from source]`` for every hex (``source`` -1: from the reserve)."""
+        row = self.camp.get(source)
+        if row is None:
+            src = self.names[source] if source >= 0 else ""
+            row = self.camp[source] = [make(Camp, h, src) for h in self.names]
+        return row
 
 
 _TABLES: dict[int, tuple[Any, ActionTables]] = {}
@@ -547,9 +546,10 @@ def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
     for a in camps:
         for fig, count in ((0, ex[base + a]), (1, ld[base + a])):
             if count:
+                row = T.transfer_row(fig, a)
                 for b in camps:
                     if b != a:
-                        acts.append(T.transfer_action(fig, a, b))
+                        acts.append(row[b])
 
 
 def camp_actions(s: TikalState, seat: int, acts: list) -> None:
@@ -561,10 +561,14 @@ def camp_actions(s: TikalState, seat: int, acts: list) -> None:
     reserve = s.C.per_player["base_camps"] - len(s.camps[seat])
     sources = [-1] if reserve > 0 else s.camps[seat]
     T = tables(s.C)
-    table, make_one = T.camp, T.camp_action
+    if len(sources) == 1:
+        row = T.camp_row(sources[0])
+        acts += map(row.__getitem__, targets)
+        return
+    rows = [T.camp_row(src) for src in sources]
     for t in targets:
-        for src in sources:
-            acts.append(table.get((t, src)) or make_one(t, src))
+        for row in rows:
+            acts.append(row[t])
 
 
 def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
@@ -613,10 +617,6 @@ def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
         return GUARDIAN, ("you need the majority presence on the temple (Leader 3, Explorer 1, strictly more "
                           "than each other player)")
     return None
-
-
-def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
-    return guardian_refusal(s, seat, h) is None
 
 
 def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
@@ -933,12 +933,12 @@ def unearth(s: TikalState, seat: int, h: int) -> None:
 def ap_apply(s: TikalState, f: ApTurn, a: object) -> None:
     seat = f.seat
     cost = s.C.ap_costs
-    if isinstance(a, End):
-        end_ap_turn(s, f)
-    elif isinstance(a, Move):
+    if isinstance(a, Move):  # the commonest first
         x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
         f.points -= s.cost[edge_between(s, x, y)] * cost["move_per_stone"]
         move_figure(s, seat, a.figure, x, y)
+    elif isinstance(a, End):
+        end_ap_turn(s, f)
     elif isinstance(a, Deploy):
         f.points -= cost["deploy"]
         deploy_figure(s, seat, a.figure, s.hex_index(a.hex))
@@ -1101,6 +1101,7 @@ def distinct_rotations(s: TikalState, t: int) -> list[int]:
 def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     """Lay tile ``t`` on hex ``h``; EMs and tokens there end up on it (rule 7)."""
     tile = s.C.tiles[t]
+    s.refresh_index()  # (a scenario may have written ``kind`` since the last legal actions)
     was = s.kind[h]
     s.kind[h] = KIND_OF_TYPE[tile.type]
     s.tile_on[h] = t

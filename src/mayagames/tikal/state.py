@@ -89,7 +89,8 @@ class TikalState(State):
 
     def refresh_index(self) -> None:
         """Re-derive the hexes-by-kind index if ``kind`` changed behind its back (a scenario
-        that writes ``kind`` directly); the engine calls it at each entry point."""
+        that writes ``kind`` directly): the engine calls it before it lists legal actions or explains
+        a refusal, and before a tile changes the board."""
         if self.kind != self._kind_seen:
             self._index_kinds()
 
