@@ -250,13 +250,14 @@ def activate_token(s: TikalState, seat: int) -> None:
 
 def free_hexes(s: TikalState, dotted: bool) -> list[int]:
     """Jungle hexes a tile may cover: non-dotted for campsite tiles, dotted for symbol tiles (rule 7)."""
-    flags = tables(s.C).dotted
-    return [h for h in s.hexes_by_kind[JUNGLE] if flags[h] == dotted]
+    T = tables(s.C)
+    jungle = s.hexes_by_kind[JUNGLE]
+    return list(compress(jungle, map((T.dotted if dotted else T.undotted).__getitem__, jungle)))
 
 
 def any_free_hex(s: TikalState, dotted: bool) -> bool:
-    flags = tables(s.C).dotted
-    return any(flags[h] == dotted for h in s.hexes_by_kind[JUNGLE])
+    T = tables(s.C)
+    return any(map((T.dotted if dotted else T.undotted).__getitem__, s.hexes_by_kind[JUNGLE]))
 
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
@@ -430,6 +431,8 @@ class ActionTables:
         self.guardian_leader = [make(Guardian, n, LEADER) for n in names]
         self.at = [make(At, n) for n in names]
         self.dotted = tuple(h.dotted for h in B.hexes)
+        self.undotted = tuple(not h.dotted for h in B.hexes)
+        self.stones: dict[tuple[int, int], tuple[int, ...]] = {}  # (tile, turns) -> its stones per board side
         self.recruit_explorer, self.recruit_leader = make(Recruit, EXPLORER), make(Recruit, LEADER)
         self.transfer: dict[tuple[int, int], list] = {}  # (figure 0/1, from) -> row by destination
         self.camp: dict[int, list] = {}  # moved camp (-1: from the reserve) -> row by hex
@@ -1134,7 +1137,11 @@ def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
         s.ruin[h] = [s.green.pop() for _ in range(min(tile.masks, len(s.green)))]  # A18
     elif tile.type == "volcano" and s.volcano_supply > 0:
         s.volcano_supply -= 1  # a 3D volcano goes on it
-    s._print_stones(h, tile.rotated(turns))
+    T = tables(s.C)
+    stones = T.stones.get((t, turns))
+    if stones is None:
+        stones = T.stones[(t, turns)] = tile.rotated(turns)
+    s._print_stones(h, stones)
     s._reindex_hex(h, was)
 
 
