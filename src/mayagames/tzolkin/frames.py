@@ -52,11 +52,14 @@ from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_CHECKS, MARKET, MCOST, M
                     special_case_options, start_space_refusal, step_refusal, tech_refusal,
                     trade_refusal, uxmal_build_refusal, words, uxmal_price, row_types)
 from .scoring import food_day, refill_display
+from .rules import AT_BASE
+from bisect import insort
 
 if TYPE_CHECKING:
     from .state import TzolkinState
 
 BUILD_MODES = ("tikal", "uxmal", "extra")
+AT_LAST = tuple(base + spaces - 1 for base, spaces in zip(AT_BASE, SPACES))   # key + day of each last space
 GEARS_INDEX = {name: g for g, name in enumerate(GEARS)}
 # KEEP[a][b]: the draft action keeping tiles a < b (by index)
 KEEP = tuple(tuple(A.Keep(DATA.tiles[a].id, DATA.tiles[b].id) if a < b else None
@@ -219,7 +222,9 @@ class TurnStart(Frame):
                 # Rare special case: exactly 1 worker on a cheapest space; all corn to the bank.
                 P = s.p[seat]
                 occ = s.gears[g]
-                occ[lowest_free(occ, SPACES[g])] = seat
+                i = lowest_free(occ, SPACES[g])
+                occ[i] = seat
+                insort(s.at[seat], AT_BASE[g] + i - s.day)
                 P[READY] -= 1
                 P[ON_GEARS] += 1
                 gain_corn(s, P, -P[CORN])
@@ -943,11 +948,12 @@ def advance_days(s: "TzolkinState", days: int) -> None:
     """Turn the calendar: every worker moves up one space per day; a player's worker
     leaving the highest space returns to its owner; dummies ride round forever."""
     for _ in range(days):
-        for occ, top in zip(s.gears, SPACES):
+        for occ, top, last in zip(s.gears, SPACES, AT_LAST):
             occ.insert(0, occ.pop())
             who = occ[top]
             if 0 <= who < DUMMY:
                 occ[top] = EMPTY
+                s.at[who].remove(last - s.day)     # it stood on the last space
                 P = s.p[who]
                 P[READY] += 1
                 P[ON_GEARS] -= 1
@@ -983,6 +989,7 @@ def place_worker(s: "TzolkinState", g: int, placed: int) -> None:
     P[CORN] -= cost
     s.corn_out -= cost
     occ[i] = seat
+    insort(s.at[seat], AT_BASE[g] + i - s.day)
     P[READY] -= 1
     P[ON_GEARS] += 1
     s.stack[-1] = PLACING[placed + 1][0]
@@ -1000,6 +1007,7 @@ def place_on_start_space(s: "TzolkinState", placed: int) -> None:
 def pick_worker(s: "TzolkinState", g: int, pos: int) -> None:
     P = s.p[s.cur]
     s.gears[g][pos] = EMPTY
+    s.at[s.cur].remove(AT_BASE[g] + pos - s.day)
     P[READY] += 1
     P[ON_GEARS] -= 1
     s.stack.append(CHOOSE[g][pos])

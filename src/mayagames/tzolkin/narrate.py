@@ -21,7 +21,7 @@ from . import actions as A
 from .components import DATA, GEARS, TEMPLES, TRACKS
 from .frames import ChooseAction
 from .model import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
-                     TEMPLE, VP, WOOD, WORKERS)
+                     VP, WOOD, WORKERS)
 from .scoring import feeding_cost, final_breakdown
 
 GOODS = ((CORN, "corn"), (WOOD, "wood"), (STONE, "stone"), (GOLD, "gold"), (SKULL, "skull"),

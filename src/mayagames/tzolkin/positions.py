@@ -21,6 +21,7 @@ from .components import BUILDING_INDEX, DATA, GEARS, MONUMENT_INDEX, TEMPLES, TR
 from .model import (CORN, DUMMY, EMPTY, FARM_DISC, FARM_FREE, GOLD, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, PLAY, READY, SKULL, STONE, TECH, TEMPLE, VP, WOOD, WORKERS)
 from . import frames
+from .rules import worker_keys
 from .state import TzolkinState
 
 
@@ -41,13 +42,16 @@ def blank(players: int = 2, seed: int = 0, options: dict[str, Any] | None = None
         s.gears = [[EMPTY] * len(occ) for occ in s.gears]
         s.dummies = 0
     s.phase = PLAY
+    s.at = worker_keys(s)
     frames.start_round(s)
     frames.settle(s)
     return s
 
 
 def refresh(s: TzolkinState) -> None:
-    """Recompute the pending decision's legal actions after editing a state."""
+    """Recompute where workers stand and the pending decision's legal actions after
+    editing a state."""
+    s.at = worker_keys(s)
     frames.settle(s)
 
 

@@ -390,13 +390,6 @@ def special_case_options(s: "TzolkinState") -> list[Any]:
     return [A.PLACE[g] for i, g in lows if i == cheapest]
 
 
-def must_use_special_case(s: "TzolkinState", seat: int, begged: int) -> bool:
-    P = s.p[seat]
-    if P[ON_GEARS] or placement_options(s, seat, 0):
-        return False
-    return not may_beg(P, begged)
-
-
 BEG_MAX_CORN = DATA.beg_max_corn
 
 
@@ -436,9 +429,38 @@ def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[R
                                   f"{who(occupant)}; you may only pick up your own")
 
 
+# Where each seat's workers stand (``TzolkinState.at``): per seat a sorted list of keys
+# ``AT_BASE[g] + space - day``; as every worker moves one space a day, a calendar turn
+# leaves the keys as they are (only a worker pushed off the gear leaves the list).
+# ``PICK_AT[key + day]`` is the pick-up action of the worker with ``key``.
+AT_STRIDE, AT_OFFSET = 128, 64                 # day <= 64 (a game lasts 26 days and one turn)
+AT_BASE = tuple(g * AT_STRIDE + AT_OFFSET for g in range(len(GEARS)))
+PICK_AT = tuple(A.PICK[g][i - AT_OFFSET] if g < len(GEARS) and AT_OFFSET <= i < AT_OFFSET + SPACES[g]
+                else None
+                for g in range(len(GEARS)) for i in range(AT_STRIDE))
+
+
+def worker_keys(s: "TzolkinState") -> list[list[int]]:
+    """:attr:`TzolkinState.at` worked out from the gears (after a state was edited)."""
+    day = s.day
+    at: list[list[int]] = [[] for _ in range(s.num_players)]
+    for base, occ, spaces in zip(AT_BASE, s.gears, SPACES):
+        for i in range(spaces):
+            if 0 <= occ[i] < DUMMY:
+                at[occ[i]].append(base + i - day)
+    return at
+
+
 def pick_options(s: "TzolkinState", seat: int) -> list[Any]:
     """The player's workers on the gears, gear by gear, lowest space first (the spaces
-    :func:`pick_refusal` accepts; a player's worker never stands above the last space)."""
+    :func:`pick_refusal` accepts; a player's worker never stands above the last space),
+    read from the seat's worker keys (:func:`worker_keys`)."""
+    day = s.day
+    return [PICK_AT[k + day] for k in s.at[seat]]
+
+
+def scan_picks(s: "TzolkinState", seat: int) -> list[Any]:
+    """:func:`pick_options` found by scanning the gears (the invariants compare both)."""
     out: list[Any] = []
     left = s.p[seat][ON_GEARS]               # stop once every worker on the gears is found
     for occ, picks in zip(s.gears, A.PICK):

@@ -21,6 +21,7 @@ from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, 
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
+from .rules import pick_options, scan_picks, worker_keys
 
 
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
@@ -75,6 +76,7 @@ class TzolkinState(State):
         self._deal_tiles()
         self.dummies = 0
         self._place_dummies(setup["dummies"])
+        self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
         frames.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
@@ -190,6 +192,7 @@ class TzolkinState(State):
         c.display, c.stacks = self.display[:], [st[:] for st in self.stacks]
         c.building_box, c.monument_row, c.monument_box = self.building_box[:], self.monument_row[:], self.monument_box[:]
         c.p = [P[:] for P in self.p]
+        c.at = [a[:] for a in self.at]
         c.built = [b[:] for b in self.built]
         c.monuments = [m[:] for m in self.monuments]
         c.dealt, c.kept = [d[:] for d in self.dealt], [k[:] for k in self.kept]
@@ -327,6 +330,9 @@ class TzolkinState(State):
             here = P[READY] + on + (self.sps == seat)
             if here != P[WORKERS] or not DATA.start_workers <= P[WORKERS] <= DATA.max_workers or P[READY] < 0:
                 errs.append(f"seat {seat}: workers not conserved ({here} placed/ready, {P[WORKERS]} in play)")
+        if self.at != worker_keys(self) or any(pick_options(self, seat) != scan_picks(self, seat)
+                                                  for seat in range(self.num_players)):
+            errs.append("the worker keys (state.at) do not match the gears")
         if sum(occ.count(DUMMY) for occ in self.gears) != self.dummies:
             errs.append("dummy workers not conserved")
         return errs
