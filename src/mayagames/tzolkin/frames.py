@@ -43,7 +43,7 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_CHECKS, MARKET, MCOST, MIRROR_CORN,
+from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
@@ -338,11 +338,7 @@ class ChooseAction(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         P = s.p[s.cur]
         g = self.gear
-        corn = P[CORN]
-        dos = A.DO[g]
-        check = GEAR_CHECKS[g]
-        out: list[Any] = [dos[k] for k, cost in reach(P, g, self.space)
-                          if cost <= corn and check(s, P, k, corn - cost) is None]
+        out: list[Any] = GEAR_DOS[g](s, P, reach(P, g, self.space), P[CORN])
         out.append(NOTHING)
         return out
 

@@ -269,6 +269,91 @@ GEAR_CHECKS = (palenque_refusal, yaxchilan_refusal, tikal_refusal, uxmal_refusal
 """The check of an action of each gear, by gear index: (state, player, action, corn left)."""
 
 
+# --- the same checks, listing the performable actions of a picked worker at once -------
+# (no reason is made for what is refused; ``tests/tzolkin/test_explain.py`` checks that
+# they agree with GEAR_CHECKS over the whole action space)
+Costs = tuple[tuple[int, int], ...]
+MIN_MARKET = min(MARKET)
+
+
+def palenque_dos(s: "TzolkinState", P: list[int], costs: Costs, corn: int) -> list[Any]:
+    """:func:`palenque_refusal` for every reachable action."""
+    dos = A.DO[PALENQUE]
+    jcorn, jwood = s.jcorn, s.jwood
+    irrigation = IRRIGATION[P[TECH + AGRICULTURE]]
+    return [dos[k] for k, cost in costs if cost <= corn and (
+        k == 1 or irrigation or jcorn[k] > jwood[k] or (k > 2 and jwood[k] > 0))]
+
+
+def yaxchilan_dos(s: "TzolkinState", P: list[int], costs: Costs, corn: int) -> list[Any]:
+    """:func:`yaxchilan_refusal` for every reachable action."""
+    dos = A.DO[YAXCHILAN]
+    skull_left = s.skulls > 0
+    return [dos[k] for k, cost in costs if cost <= corn and (k != 4 or skull_left)]
+
+
+def tikal_dos(s: "TzolkinState", P: list[int], costs: Costs, corn: int) -> list[Any]:
+    """:func:`tikal_refusal` for every reachable action (each test made once)."""
+    dos = A.DO[TIKAL]
+    out: list[Any] = []
+    tech: Optional[bool] = None
+    for k, cost in costs:
+        if cost > corn:
+            continue
+        if k == 1 or k == 3:
+            if tech is None:
+                tech = can_afford_tech(P)
+            ok = tech
+        elif k == 2 or k == 4:
+            ok = can_build_any(s, P, k == 4)
+        else:
+            ok = bool(P[1] or P[2] or P[3])
+        if ok:
+            out.append(dos[k])
+    return out
+
+
+def uxmal_dos(s: "TzolkinState", P: list[int], costs: Costs, corn: int) -> list[Any]:
+    """:func:`uxmal_refusal` for every reachable action, with the corn left after
+    reaching it."""
+    dos = A.DO[UXMAL]
+    out: list[Any] = []
+    for k, cost in costs:
+        left = corn - cost
+        if left < 0:
+            continue
+        if k == 1:
+            ok = left >= UXMAL_TEMPLE_CORN
+        elif k == 2:
+            ok = left >= MIN_MARKET or P[1] + P[2] + P[3] > 0
+        elif k == 3:
+            ok = P[WORKERS] < DATA.max_workers
+        elif k == 4:
+            lvl = P[TECH + ARCHITECTURE]
+            ok = any(uxmal_price(s, t, lvl) <= left for t in row_types(s))
+        elif k == 5:
+            ok = left >= MIRROR_CORN
+        else:
+            ok = True
+        if ok:
+            out.append(dos[k])
+    return out
+
+
+def chichen_dos(s: "TzolkinState", P: list[int], costs: Costs, corn: int) -> list[Any]:
+    """:func:`chichen_refusal` for every reachable action."""
+    if not P[SKULL]:
+        return []
+    dos = A.DO[CHICHEN]
+    slots = s.skull_slots
+    return [dos[k] for k, cost in costs if cost <= corn and slots[k] == EMPTY]
+
+
+GEAR_DOS = (palenque_dos, yaxchilan_dos, tikal_dos, uxmal_dos, chichen_dos)
+"""By gear index: (state, player, reachable (action, corn) pairs, corn) -> the actions
+that :data:`GEAR_CHECKS` accepts, in the order of the pairs."""
+
+
 def can_perform(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> bool:
     """Whether action ``k`` of gear ``g`` can be performed (see :func:`perform_refusal`)."""
     return perform_refusal(s, seat, g, k, corn) is None
