@@ -93,8 +93,13 @@ class RuinDeployment(TikalFrame):
 def dig_playable(s: TikalState, seat: int, card: CardDef) -> bool:
     """A Ruin with treasures and one of your EMs (:func:`~.rules.unearth_refusal` with none
     taken this turn)."""
-    base, ex, ld = seat * s.H, s.explorers, s.leaders
-    return any((ex[base + h] or ld[base + h]) and unearth_ok(s, seat, h, 0) for h in s.hexes_by_kind[RUINS])
+    if s.C.limits["treasures_per_ruin"] <= 0:
+        return False
+    base, ex, ld, ruin = seat * s.H, s.explorers, s.leaders, s.ruin
+    for h in s.hexes_by_kind[RUINS]:  # unearth_ok(s, seat, h, 0): tokens left and an EM there
+        if (ex[base + h] or ld[base + h]) and ruin.get(h):
+            return True
+    return False
 
 
 def dig_start(s: TikalState, seat: int, card: CardDef) -> bool:

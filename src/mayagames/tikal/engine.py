@@ -17,10 +17,10 @@ from ..core.game import unwritable
 from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian,
                       Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP,
                       TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use)
-from .cards import card_playable, card_refusal, start_card
+from .cards import CARD_RULES, card_refusal, start_card
 from .model import ACTION, OVER, ROUND_MANAGEMENT
 from .powers import power_refusal, power_usable, use_power
-from .rules import (Refusal, activate_token, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
+from .rules import (Refusal, activate_token, can_pass, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
                     pass_turn, place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, tables, use_alone)
 
 if TYPE_CHECKING:
@@ -72,7 +72,8 @@ def turn_legal(s: "TikalState") -> list:
                 continue
             ok = playable.get(name)
             if ok is None:
-                ok = playable[name] = card_playable(s, seat, cards[c])
+                card = cards[c]
+                ok = playable[name] = CARD_RULES[card.effect][0](s, seat, card)  # card_playable, inlined
             if ok:
                 seen.add(key)
                 acts.append(T.play[c][kept])
@@ -84,7 +85,7 @@ def turn_legal(s: "TikalState") -> list:
         for p in C.directors[s.director[seat]].powers:
             if power_usable(s, seat, p):
                 acts.append(T.power[p])
-    if pass_refusal(s, seat) is None:
+    if can_pass(s, seat):  # pass_refusal(s, seat) is None
         acts.append(PASS)
     return acts
 

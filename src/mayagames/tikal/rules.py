@@ -17,8 +17,8 @@ and powers, are :mod:`.engine` (above all three, so nothing here imports them).
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import compress
-from operator import or_
 from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
@@ -197,7 +197,7 @@ def start_action_phase(s: TikalState) -> None:
 def pass_refusal(s: TikalState, seat: int) -> Refusal:
     """Rule 5: pass only with everything on the campsite used: tiles placed, AP token used,
     right cards played or kept."""
-    if not s.camp_tiles[seat] and not s.ap_token[seat] and all(map(s.down.__getitem__, s.right[seat])):
+    if can_pass(s, seat):
         return None
     left = []
     if s.camp_tiles[seat]:
@@ -207,6 +207,11 @@ def pass_refusal(s: TikalState, seat: int) -> Refusal:
     if any(not s.down[c] for c in s.right[seat]):
         left.append("action cards on the right to play or keep")
     return ("5: passing", "you may pass only when your campsite is used: " + ", ".join(left))
+
+
+def can_pass(s: TikalState, seat: int) -> bool:
+    """Whether :func:`pass_refusal` lets ``seat`` pass (without building its message)."""
+    return not s.camp_tiles[seat] and not s.ap_token[seat] and all(map(s.down.__getitem__, s.right[seat]))
 
 
 def keep_card(s: TikalState, seat: int, name: str) -> None:
@@ -245,13 +250,14 @@ def activate_token(s: TikalState, seat: int) -> None:
 
 def free_hexes(s: TikalState, dotted: bool) -> list[int]:
     """Jungle hexes a tile may cover: non-dotted for campsite tiles, dotted for symbol tiles (rule 7)."""
-    flags = tables(s.C).dotted
-    return [h for h in s.hexes_by_kind[JUNGLE] if flags[h] == dotted]
+    T = tables(s.C)
+    jungle = s.hexes_by_kind[JUNGLE]
+    return list(compress(jungle, map((T.dotted if dotted else T.undotted).__getitem__, jungle)))
 
 
 def any_free_hex(s: TikalState, dotted: bool) -> bool:
-    flags = tables(s.C).dotted
-    return any(flags[h] == dotted for h in s.hexes_by_kind[JUNGLE])
+    T = tables(s.C)
+    return any(map((T.dotted if dotted else T.undotted).__getitem__, s.hexes_by_kind[JUNGLE]))
 
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
@@ -425,6 +431,8 @@ class ActionTables:
         self.guardian_leader = [make(Guardian, n, LEADER) for n in names]
         self.at = [make(At, n) for n in names]
         self.dotted = tuple(h.dotted for h in B.hexes)
+        self.undotted = tuple(not h.dotted for h in B.hexes)
+        self.stones: dict[tuple[int, int], tuple[int, ...]] = {}  # (tile, turns) -> its stones per board side
         self.recruit_explorer, self.recruit_leader = make(Recruit, EXPLORER), make(Recruit, LEADER)
         self.transfer: dict[tuple[int, int], list] = {}  # (figure 0/1, from) -> row by destination
         self.camp: dict[int, list] = {}  # moved camp (-1: from the reserve) -> row by hex
@@ -443,6 +451,10 @@ class ActionTables:
         # per hex: (index h*6+side, edge) of its sides that have an edge
         self.sides = [tuple((i, B.edge[i]) for i in range(h * 6, h * 6 + 6) if B.edge[i] >= 0)
                       for h in range(B.size)]
+        # id of an interned move -> (from, to, edge): a move is applied without name look-ups
+        # (the tables keep the actions alive, so their ids are not reused)
+        self.move_step = {id(self.move_explorer[i] if fig == 0 else self.move_leader[i]): (h, B.neighbour[i], e)
+                          for h in range(B.size) for i, e in self.sides[h] for fig in (0, 1)}
         self.take_ap = {v: make(TakeAP, v) for v in C.ap_tokens}
         self.take_statuette = [make(TakeStatuette, i + 1) for i in range(8)]
 
@@ -480,8 +492,15 @@ def tables(C: Any) -> ActionTables:
 
 def occupied(s: TikalState, seat: int) -> list[int]:
     """The hexes where ``seat`` has an EM, ascending."""
-    base, H = seat * s.H, s.H
-    return list(compress(range(H), map(or_, s.explorers[base:base + H], s.leaders[base:base + H])))
+    base = seat * s.H
+    end, hexes = base + s.H, range(s.H)
+    found = list(compress(hexes, s.explorers[base:end]))
+    leaders = s.leaders[base:end]
+    if any(leaders):  # few Leaders: merged into the Explorers' hexes
+        for h in compress(hexes, leaders):
+            if h not in found:
+                insort(found, h)
+    return found
 
 
 def deploy_actions(s: TikalState, seat: int, acts: list) -> None:
@@ -544,12 +563,12 @@ def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
     T = tables(s.C)
     base, ex, ld = seat * s.H, s.explorers, s.leaders
     for a in camps:
-        for fig, count in ((0, ex[base + a]), (1, ld[base + a])):
-            if count:
-                row = T.transfer_row(fig, a)
-                for b in camps:
-                    if b != a:
-                        acts.append(row[b])
+        if ex[base + a]:
+            row = T.transfer_row(0, a)
+            acts += [row[b] for b in camps if b != a]
+        if ld[base + a]:
+            row = T.transfer_row(1, a)
+            acts += [row[b] for b in camps if b != a]
 
 
 def camp_actions(s: TikalState, seat: int, acts: list) -> None:
@@ -934,8 +953,13 @@ def ap_apply(s: TikalState, f: ApTurn, a: object) -> None:
     seat = f.seat
     cost = s.C.ap_costs
     if isinstance(a, Move):  # the commonest first
-        x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
-        f.points -= s.cost[edge_between(s, x, y)] * cost["move_per_stone"]
+        step = tables(s.C).move_step.get(id(a))  # an interned move (from a legal-action list)
+        if step is None:
+            x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
+            e = edge_between(s, x, y)
+        else:
+            x, y, e = step
+        f.points -= s.cost[e] * cost["move_per_stone"]
         move_figure(s, seat, a.figure, x, y)
     elif isinstance(a, End):
         end_ap_turn(s, f)
@@ -1113,7 +1137,11 @@ def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
         s.ruin[h] = [s.green.pop() for _ in range(min(tile.masks, len(s.green)))]  # A18
     elif tile.type == "volcano" and s.volcano_supply > 0:
         s.volcano_supply -= 1  # a 3D volcano goes on it
-    s._print_stones(h, tile.rotated(turns))
+    T = tables(s.C)
+    stones = T.stones.get((t, turns))
+    if stones is None:
+        stones = T.stones[(t, turns)] = tile.rotated(turns)
+    s._print_stones(h, stones)
     s._reindex_hex(h, was)
 
 

@@ -18,6 +18,8 @@ seat whose turn it is.
 
 from __future__ import annotations
 
+from bisect import insort
+
 from typing import Any
 
 from ..core.errors import GameOver, IllegalAction
@@ -114,8 +116,12 @@ class TikalState(State):
             return
         self._kind_seen = self.kind[:]
         by_kind = list(self.hexes_by_kind)
-        by_kind[was] = tuple(x for x in by_kind[was] if x != h)
-        by_kind[k] = tuple(sorted(by_kind[k] + (h,)))
+        left = list(by_kind[was])
+        left.remove(h)
+        by_kind[was] = tuple(left)
+        grown = list(by_kind[k])
+        insort(grown, h)
+        by_kind[k] = tuple(grown)
         self.hexes_by_kind = tuple(by_kind)
         if k == TEMPLE or k == RUINS:
             self.temples_and_ruins = self.temples_and_ruins | {h}
