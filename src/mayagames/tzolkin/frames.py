@@ -43,7 +43,7 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (BCOST, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
+from .rules import (BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
@@ -171,16 +171,19 @@ class TurnStart(Frame):
         seat = s.cur
         P = s.p[seat]
         places = placement_options(s, seat, 0)
-        if may_beg(P, self.begged):
-            out: list[Any] = [beg for beg, step in zip(A.BEG, P[TEMPLE:TEMPLE + 3]) if step > -1]
-            if not places and not P[ON_GEARS]:
+        on_gears = P[ON_GEARS]
+        # may_beg, inlined: the temples where the player is above the bottom step
+        temples = (P[TEMPLE] > -1) + 2 * (P[TEMPLE + 1] > -1) + 4 * (P[TEMPLE + 2] > -1)
+        if temples and not self.begged and P[CORN] <= BEG_MAX_CORN:
+            out: list[Any] = list(BEGS[temples])
+            if not places and not on_gears:
                 return out                       # begging is forced
-        elif not places and not P[ON_GEARS]:
+            out += places
+        elif not places and not on_gears:
             return special_case_options(s)
         else:
-            out = []
-        out += places
-        if P[ON_GEARS]:
+            out = places
+        if on_gears:
             out += pick_options(s, seat)
         return out
 

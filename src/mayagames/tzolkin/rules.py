@@ -172,7 +172,8 @@ def can_build_any(s: "TzolkinState", P: list[int], monument: bool) -> bool:
             if short <= short_ok:
                 return True
     if monument:
-        return any(m >= 0 and monument_refusal(s, P, m) is None for m in s.monument_row)
+        skulls = P[SKULL]     # monument_refusal's test, without writing its refusal
+        return any(m >= 0 and skulls >= MSKULL[m] and payable(P, MCOST[m]) for m in s.monument_row)
     return False
 
 
@@ -476,6 +477,9 @@ def special_case_options(s: "TzolkinState") -> list[Any]:
 
 
 BEG_MAX_CORN = DATA.beg_max_corn
+# BEGS[mask]: the begging actions on the temples whose bit is set in mask (bit t: above
+# the bottom step of temple t), in temple order
+BEGS = tuple(tuple(A.BEG[t] for t in range(3) if mask >> t & 1) for mask in range(8))
 
 
 def may_beg(P: list[int], begged: int) -> bool:
