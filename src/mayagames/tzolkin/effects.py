@@ -86,6 +86,11 @@ def gain_goods(s: "TzolkinState", P: list[int], goods: dict[str, int]) -> None:
 
 
 # --- starting wealth tiles (rules 14) ------------------------------------------------------------
+# per starting tile: its temple steps (a temple once per step) and its (track, levels)
+TILE_STEPS = tuple(tuple(t for t, n in enumerate(spec.temples) for _ in range(n)) for spec in DATA.tiles)
+TILE_TECHS = tuple(tuple((track, n) for track, n in enumerate(spec.techs) if n) for spec in DATA.tiles)
+
+
 def gain_tile(s: "TzolkinState", seat: int, tile: int) -> None:
     """The items of a kept starting tile; temple steps and advances are free."""
     spec = DATA.tiles[tile]
@@ -95,11 +100,12 @@ def gain_tile(s: "TzolkinState", seat: int, tile: int) -> None:
     P[1] += wood
     P[2] += stone
     P[3] += gold
-    gain_skulls(s, P, skull)
-    for t, n in enumerate(spec.temples):
-        for _ in range(n):
-            step_up(s, seat, t)
-    for track, n in enumerate(spec.techs):
+    if skull:
+        gain_skulls(s, P, skull)
+    for t in TILE_STEPS[tile]:
+        step_up(s, seat, t)
+    for track, n in TILE_TECHS[tile]:
         P[TECH + track] = min(3, P[TECH + track] + n)
-    gain_workers(P, spec.workers)
+    if spec.workers:
+        gain_workers(P, spec.workers)
     P[FARM_FREE] += spec.farm_free

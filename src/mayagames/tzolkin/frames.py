@@ -30,12 +30,12 @@ from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 from . import actions as A
 from .actions import END, NOTHING, Do, Pick, Place, PlaceStart
-from .components import (ARCHITECTURE, AGRICULTURE, BUILDING_INDEX, DATA, EXTRACTION, GEARS,
+from .components import (ARCHITECTURE, AGRICULTURE, BUILDING_INDEX, CHICHEN, DATA, EXTRACTION, GEARS,
                          MONUMENT_INDEX, PALENQUE, RESOURCES, TEMPLES, THEOLOGY, TIKAL, TILE_INDEX,
                          TRACKS, UXMAL, YAXCHILAN)
 from .effects import (blocks, gain_corn, gain_goods, gain_skulls, gain_tile, gain_workers,
                       step_up)
-from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, BUILD_VP, CORN, CTILES, DUMMY, EMPTY,
+from .model import (ACT, ACTIONS, CHICHEN_AHEAD, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, BUILD_VP, CORN, CTILES, DUMMY, EMPTY,
                     EXTRACT_BONUS, FARM_DISC, FARM_FREE, FISHING_BONUS, FOOD_DAYS, HARVEST_BONUS,
                     INSTANCE_TYPE, K_ANGER, K_BUILD, K_CHOOSE, K_DRAFT, K_GAIN, K_HARVEST,
                     K_MARKET, K_MIRROR, K_OFFER, K_PAY, K_PICKING, K_PLACING, K_SPEED, K_TECH,
@@ -43,7 +43,7 @@ from .model import (ACT, ACTIONS, B_EXTRA, B_TIKAL, B_UXMAL, BONUS, BUILD_CORN, 
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
+from .rules import (ACTION_COSTS, BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
@@ -341,7 +341,9 @@ class ChooseAction(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         P = s.p[s.cur]
         g = self.gear
-        out: list[Any] = GEAR_DOS[g](s, P, reach(P, g, self.space), P[CORN])
+        # reach, inlined: Theology 1 reaches one space ahead on Chichen Itza
+        costs = ACTION_COSTS[g][self.space][g == CHICHEN and CHICHEN_AHEAD[P[TECH + THEOLOGY]] != 0]
+        out: list[Any] = GEAR_DOS[g](s, P, costs, P[CORN])
         out.append(NOTHING)
         return out
 
@@ -914,7 +916,9 @@ def end_round(s: "TzolkinState") -> None:
         s.sps_corn += 1            # 1 corn from the bank onto the current tooth
         s.corn_out += 1
         advance_days(s, 1)
-        start_round(s)
+        s.turn_index = 0           # start_round, inlined
+        s.cur = s.start_player
+        s.stack = [TURN_START]
         return
     take_start_player_worker(s)
     if s.p[owner][LIGHT] and speed_up_allowed(s):
@@ -923,7 +927,9 @@ def end_round(s: "TzolkinState") -> None:
         s.stack = [CALENDAR_SPEED]
         return
     advance_days(s, 1)
-    start_round(s)
+    s.turn_index = 0               # start_round, inlined
+    s.cur = s.start_player
+    s.stack = [TURN_START]
 
 
 def take_start_player_worker(s: "TzolkinState") -> None:
