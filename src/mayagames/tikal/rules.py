@@ -451,6 +451,7 @@ class ActionTables:
         # per hex: (index h*6+side, edge) of its sides that have an edge
         self.sides = [tuple((i, B.edge[i]) for i in range(h * 6, h * 6 + 6) if B.edge[i] >= 0)
                       for h in range(B.size)]
+        self.hex_edges = [frozenset(e for _, e in self.sides[h]) for h in range(B.size)]  # distinct edges per hex
         # id of an interned move -> (from, to, edge): a move is applied without name look-ups
         # (the tables keep the actions alive, so their ids are not reused)
         self.move_step = {id(self.move_explorer[i] if fig == 0 else self.move_leader[i]): (h, B.neighbour[i], e)
@@ -1038,10 +1039,9 @@ def stone_hexes(s: TikalState, moving: int) -> list:
     """``at HEX`` for every hex with an edge other than ``moving`` (the board's, built once)."""
     T = tables(s.C)
     acts = T.stone_hexes.get(moving)
-    if acts is None:
-        B = s.C.board
-        acts = T.stone_hexes[moving] = [
-            T.at[h] for h in range(s.H) if any(B.edge[i] >= 0 and B.edge[i] != moving for i in range(h * 6, h * 6 + 6))]
+    if acts is None:  # a hex with two distinct edges, or one that is not ``moving``
+        acts = T.stone_hexes[moving] = [T.at[h] for h, edges in enumerate(T.hex_edges)
+                                        if len(edges) > 1 or (edges and moving not in edges)]
     return acts
 
 

@@ -186,14 +186,11 @@ class TikalState(State):
     # --- board helpers ---------------------------------------------------------------------
     def _print_stones(self, h: int, stones: tuple[int, ...]) -> None:
         """Set the printed stones of hex ``h`` (board orientation) and update edge costs."""
-        B = self.C.board
-        edges = []
-        for side in range(6):
-            self.printed[h * 6 + side] = stones[side]
-            e = B.edge[h * 6 + side]
-            if e >= 0:
-                edges.append(e)
-        self._recost(*edges)
+        first = h * 6
+        if len(stones) < 6:
+            raise IndexError("a hex has six sides of stones")
+        self.printed[first:first + 6] = stones[:6]
+        self._recost(*[e for e in self.C.board.edge[first:first + 6] if e >= 0])
 
     def _recost(self, *edges: int) -> None:
         """Update the crossing cost of ``edges``: both sides' printed stones and the tokens."""
