@@ -20,13 +20,13 @@ from __future__ import annotations
 import gymnasium
 
 from .aec import MayaAECEnv, env
-from .encoding import (ActionCodec, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
+from .encoding import (ActionCodec, CanvasEncoder, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
                        encoded_games, get_encoding, register_encoding)
 from .single_agent import MayaGymEnv, gym_env
 from .rewards import REWARDS
 
 __all__ = [
-    "ActionCodec", "EncodingError", "Field", "GameEncoding", "Layout", "MayaAECEnv", "MayaGymEnv",
+    "ActionCodec", "CanvasEncoder", "EncodingError", "Field", "GameEncoding", "Layout", "MayaAECEnv", "MayaGymEnv",
     "ObservationEncoder", "REWARDS", "encoded_games", "env", "get_encoding", "gym_env",
     "register_encoding", "gym_id",
 ]

@@ -66,6 +66,8 @@ class Layout:
             self._slices[f.name] = slice(start, start + f.size)
             start += f.size
         self.size = start
+        #: where each field starts (encoders writing items by index read it)
+        self.offsets: dict[str, int] = {name: s.start for name, s in self._slices.items()}
 
     def slice(self, name: str) -> slice:
         return self._slices[name]
@@ -393,6 +395,44 @@ class ObservationEncoder(ABC):
     def relative(self, seat: int, viewer: int) -> int:
         """Seat numbered from the viewer: 0 is the viewer, 1 the next seat in turn order."""
         return (seat - viewer) % self.num_players
+
+
+class CanvasEncoder(ObservationEncoder):
+    """An encoder that keeps each seat's last observation on a :class:`Canvas` and redraws
+    only the field groups whose inputs changed (:meth:`paint`). It reads only what the seat
+    may see, so it is ``public``: given the true state, it needs no view copy."""
+
+    public = True
+
+    def __init__(self, num_players: int) -> None:
+        super().__init__(num_players)
+        self._canvases: dict[int, Canvas] = {}
+
+    @abstractmethod
+    def paint(self, state: State, seat: int, canvas: Canvas) -> None:
+        """Draw every field group of ``state`` as ``seat`` sees it on ``canvas``, each
+        keyed by what it reads (an unchanged group costs one comparison)."""
+
+    def fill(self, view: State, obs: np.ndarray) -> None:
+        """Every field of ``view`` into ``obs`` (all zeros)."""
+        assert view.viewer is not None
+        canvas = Canvas(obs)
+        self.paint(view, view.viewer, canvas)
+        canvas.flush()
+
+    def observe(self, view: State) -> np.ndarray:
+        if view.viewer is None:
+            return super().observe(view)  # refused there
+        return self.observe_seat(view, view.viewer)
+
+    def observe_seat(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state`` (a true state or any seat's view): the
+        seat's last observation with the changed groups drawn again, copied out."""
+        canvas = self._canvases.get(seat)
+        if canvas is None:
+            canvas = self._canvases[seat] = Canvas(self.layout.zeros())
+        self.paint(state, seat, canvas)
+        return canvas.flush().copy()
 
 
 @dataclass(frozen=True)

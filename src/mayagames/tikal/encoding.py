@@ -23,16 +23,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
-import numpy as np
-
 from ..core.errors import IllegalAction
 from ..core.game import Action, State
 from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
 from .frames import FRAME_CLASSES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..rl.encoding import (ActionCodec, Canvas, EncodingError, Field, GameEncoding, Layout, ObservationEncoder,
-                        register_encoding, scaled, unknown_index)
+from ..rl.encoding import (ActionCodec, Canvas, CanvasEncoder, EncodingError, Field, GameEncoding, Layout,
+                           register_encoding, scaled, unknown_index)
 
 C = default_components()
 B = C.board
@@ -232,7 +230,7 @@ def slot_of(slots: list[int], hex_name: str) -> int:
 
 
 # --- observation -------------------------------------------------------------------------------
-class TikalObserver(ObservationEncoder):
+class TikalObserver(CanvasEncoder):
     def build_layout(self) -> Layout:
         n = self.num_players
         return Layout([
@@ -304,43 +302,14 @@ class TikalObserver(ObservationEncoder):
 
     # The observation reads only what every seat sees (hidden lists by their lengths):
     # the true state with a viewer gives the same observation as that seat's view, bit
-    # for bit (tests/equivalence checks it), so the environments skip building the view.
-    public = True
+    # for bit (tests/equivalence checks it), so the environments skip building the view
+    # (CanvasEncoder.public).
 
-    def fill(self, view: State, obs: np.ndarray) -> None:
-        """Every field of ``view`` into ``obs`` (all zeros), group by group (:meth:`_paint`)."""
-        assert isinstance(view, TikalState) and view.viewer is not None
-        canvas = Canvas(obs)
-        self._paint(view, view.viewer, canvas)
-        canvas.flush()
-
-    def observe(self, view: State) -> np.ndarray:
-        if view.viewer is None:
-            return super().observe(view)  # refused there
-        return self.observe_seat(view, view.viewer)
-
-    def observe_seat(self, state: State, seat: int) -> np.ndarray:
-        """``seat``'s observation of ``state`` (a true state or any seat's view): the
-        seat's last observation, kept in a :class:`Canvas`, with the field groups whose
-        inputs changed drawn again, copied out."""
-        assert isinstance(state, TikalState)
-        canvases = self._canvases
-        canvas = canvases.get(seat)
-        if canvas is None:
-            canvas = canvases[seat] = Canvas(self.layout.zeros())
-        self._paint(state, seat, canvas)
-        return canvas.flush().copy()
-
-    @property
-    def _canvases(self) -> dict[int, Canvas]:
-        if not hasattr(self, "_by_viewer"):
-            self._by_viewer: dict[int, Canvas] = {}
-        return self._by_viewer
-
-    def _paint(self, s: TikalState, viewer: int, canvas: Canvas) -> None:
+    def paint(self, s: State, viewer: int, canvas: Canvas) -> None:
         """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
         keyed by what it reads, so an unchanged group costs one comparison. Offsets come
         from the layout, precomputed once."""
+        assert isinstance(s, TikalState)
         seats, rel = self._seats(viewer)
         self._dense(s, viewer, canvas)
         group = canvas.group
@@ -398,7 +367,7 @@ class TikalObserver(ObservationEncoder):
         and hex, edge costs and tokens, as the state lists them) how one item is drawn
         for each viewer (see :meth:`_dense`)."""
         n, lay = self.num_players, self.layout
-        self._off = {f.name: lay.slice(f.name).start for f in lay.fields}
+        self._off = lay.offsets
         self._dense_draw: dict[int, list[tuple[str, Callable]]] = {}
         for viewer in range(n):
             draws = []

@@ -27,7 +27,8 @@ from .model import (CORN, CTILES, DUMMY, EMPTY, FARM_DISC, FARM_FREE, FOOD_DAYS,
                                LIGHT, NFIELDS, ON_GEARS, PHASES, READY, SKULL, SPACES, STONE, TECH, TEMPLE,
                                TEMPLE_TOP, VP, WOOD, WORKERS, WTILES)
 from .state import TzolkinState
-from ..rl.encoding import Canvas, Field, GameEncoding, Layout, ObservationEncoder, TableCodec, register_encoding, scaled
+from ..rl.encoding import (Canvas, CanvasEncoder, Field, GameEncoding, Layout, TableCodec, register_encoding,
+                           scaled)
 
 N_BUILDINGS = len(DATA.buildings)
 N_MONUMENTS = len(DATA.monuments)
@@ -60,7 +61,7 @@ class TzolkinCodec(TableCodec):
         return table
 
 
-class TzolkinObserver(ObservationEncoder):
+class TzolkinObserver(CanvasEncoder):
     def build_layout(self) -> Layout:
         n = self.num_players
         holes = sum(HOLES)
@@ -125,41 +126,15 @@ class TzolkinObserver(ObservationEncoder):
     # The observation reads only what the viewer may see: hidden lists by their lengths,
     # other seats' kept tiles once revealed (:func:`kept_seen`). The true state with a
     # viewer gives the same observation as that seat's view, bit for bit
-    # (tests/equivalence checks it), so the environments skip building the view.
-    public = True
+    # (tests/equivalence checks it), so the environments skip building the view
+    # (CanvasEncoder.public).
 
-    def fill(self, view: State, obs: np.ndarray) -> None:
-        """Every field of ``view`` into ``obs`` (all zeros), group by group (:meth:`_paint`)."""
-        assert isinstance(view, TzolkinState) and view.viewer is not None
-        canvas = Canvas(obs)
-        self._paint(view, view.viewer, canvas)
-        canvas.flush()
-
-    def observe(self, view: State) -> np.ndarray:
-        if view.viewer is None:
-            return super().observe(view)  # refused there
-        return self.observe_seat(view, view.viewer)
-
-    def observe_seat(self, state: State, seat: int) -> np.ndarray:
-        """``seat``'s observation of ``state`` (a true state or any seat's view): the
-        seat's last observation, kept in a :class:`Canvas`, with the field groups whose
-        inputs changed drawn again, copied out."""
-        assert isinstance(state, TzolkinState)
-        if not hasattr(self, "_by_viewer"):
-            self._by_viewer: dict[int, Canvas] = {}
-        canvas = self._by_viewer.get(seat)
-        if canvas is None:
-            canvas = self._by_viewer[seat] = Canvas(self.layout.zeros())
-        self._paint(state, seat, canvas)
-        return canvas.flush().copy()
-
-    def _paint(self, s: TzolkinState, viewer: int, canvas: Canvas) -> None:
+    def paint(self, s: State, viewer: int, canvas: Canvas) -> None:
         """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
         keyed by what it reads, so an unchanged group costs one comparison."""
+        assert isinstance(s, TzolkinState)
         n = self.num_players
         seats = [(viewer + k) % n for k in range(n)]
-        if not hasattr(self, "_off"):
-            self._off = {f.name: self.layout.slice(f.name).start for f in self.layout.fields}
         group = canvas.group
         canvas.redraw("decision", lambda a, v: self._decision(s, a, v))
         group("calendar", (s.day, s.age, s.food_done, s.turn_index, s.start_player, s.sps_corn, s.sps),
@@ -183,7 +158,7 @@ class TzolkinObserver(ObservationEncoder):
 
     # --- field groups ------------------------------------------------------------------
     def _decision(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
-        off = self._off
+        off = self.layout.offsets
         at.append(off["phase"] + s.phase)
         val.append(1.0)
         if not s.stack or s.current_player is None:
@@ -234,7 +209,7 @@ class TzolkinObserver(ObservationEncoder):
                 val.append(float(x))
 
     def _calendar(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
-        off = self._off
+        off = self.layout.offsets
         next_day = s.next_food_day()
         at += (off["day"], off["age"], off["food_days_done"], off["days_to_food_day"], off["turn_index"],
                off["starting_player"] + seats.index(s.start_player), off["start_space_corn"])
@@ -253,7 +228,7 @@ class TzolkinObserver(ObservationEncoder):
             self._draw_cache: dict[int, dict] = {}
         found = self._draw_cache.get(viewer)
         if found is None:
-            n, off = self.num_players, self._off
+            n, off = self.num_players, self.layout.offsets
             found = {}
             channel = {code: (code - viewer) % n for code in range(n)}
             channel[DUMMY] = n
@@ -267,12 +242,12 @@ class TzolkinObserver(ObservationEncoder):
         return found
 
     def _unfed(self, at: list[int], val: list[float], k: int, unfed: int) -> None:
-        at.append(self._off["last_unfed"] + k)
+        at.append(self.layout.offsets["last_unfed"] + k)
         val.append(scaled(unfed, 6))
 
     def _board(self, s: TzolkinState, at: list[int], val: list[float], seats: list[int]) -> None:
         """Skulls on Chichen Itza and in the supply, burned and jungle tiles."""
-        off, n = self._off, self.num_players
+        off, n = self.layout.offsets, self.num_players
         channel = {seat: k for k, seat in enumerate(seats)}
         channel[DUMMY] = n
         base = off["skull_slots"]
@@ -287,7 +262,7 @@ class TzolkinObserver(ObservationEncoder):
             val += (scaled(s.jcorn[k], 4), scaled(s.jwood[k], 4))
 
     def _rows(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
-        off = self._off
+        off = self.layout.offsets
         put_type_counts(at, val, off["building_row"], s.display)
         o = off["building_stacks"]
         for i, st in enumerate(s.stacks):
@@ -301,7 +276,7 @@ class TzolkinObserver(ObservationEncoder):
 
     def _built(self, s: TzolkinState, at: list[int], val: list[float], k: int, seat: int) -> None:
         """Seat ``seat``'s buildings and monuments, ``k`` seats after the viewer."""
-        off = self._off
+        off = self.layout.offsets
         put_type_counts(at, val, off["built"] + N_BUILDINGS * k, s.built[seat])
         o = off["monuments_built"] + N_MONUMENTS * k
         for m in s.monuments[seat]:
@@ -310,7 +285,7 @@ class TzolkinObserver(ObservationEncoder):
 
     def _tiles(self, s: TzolkinState, at: list[int], val: list[float], viewer: int, seats: list[int],
                kept: list[list[int]]) -> None:
-        off = self._off
+        off = self.layout.offsets
         put_tile_flags(at, val, off["own_dealt"], s.dealt[viewer])
         for k, seat in enumerate(seats):
             put_tile_flags(at, val, off["kept"] + N_TILES * k, kept[k])
