@@ -60,8 +60,6 @@ def test_tikal_actions_that_reveal_nothing_have_one_public_result():
     """Tikal declares ``CHANCE_IS_REVEALED``: an action that does not reveal information
     gives the same estimate and the same view in every determinization of the mover's view
     (the heuristic bot then values it once for all its sampled worlds)."""
-    import json
-
     from mayagames.agents.hooks import chance_is_revealed, estimator
     from mayagames.core import get_game, new_game
     from mayagames.core.rng import Rng
@@ -78,17 +76,25 @@ def test_tikal_actions_that_reveal_nothing_have_one_public_result():
             for action in state.legal_actions():
                 if state.reveals_information(action):
                     continue
-                results = []
-                for world in worlds:
-                    after = world.clone()
-                    after.apply_unchecked(action)
-                    results.append((after.is_terminal, estimate(after),
-                                    json.dumps(after.view(seat).to_dict(), sort_keys=True, default=str)))
+                results = public_results(worlds, action, seat, estimate)
                 assert results[0] == results[1], action
                 checked += 1
         legal = state.legal_actions()
         state.apply_unchecked(legal[rng.randbelow(len(legal))])
     assert checked > 30
+
+
+def public_results(worlds, action, seat, estimate):
+    """What ``seat`` learns from ``action`` in each world: the end, the estimate, the view."""
+    import json
+
+    results = []
+    for world in worlds:
+        after = world.clone()
+        after.apply_unchecked(action)
+        results.append((after.is_terminal, estimate(after),
+                        json.dumps(after.view(seat).to_dict(), sort_keys=True, default=str)))
+    return results
 
 
 def test_tzolkin_actions_that_reveal_nothing_have_one_public_result():
@@ -97,8 +103,6 @@ def test_tzolkin_actions_that_reveal_nothing_have_one_public_result():
     determinization of the mover's view, so the heuristic bot values a look-through in
     which nothing is revealed once for all its sampled worlds. ``revealed_by`` (the
     answer from the states before and after) agrees with ``reveals_information``."""
-    import json
-
     from mayagames.agents.hooks import chance_is_revealed, estimator
     from mayagames.core import get_game, new_game
     from mayagames.core.rng import Rng
@@ -122,12 +126,7 @@ def test_tzolkin_actions_that_reveal_nothing_have_one_public_result():
                     if reveals:
                         revealing += 1
                         continue
-                    results = []
-                    for world in worlds:
-                        after = world.clone()
-                        after.apply_unchecked(action)
-                        results.append((after.is_terminal, estimate(after),
-                                        json.dumps(after.view(seat).to_dict(), sort_keys=True, default=str)))
+                    results = public_results(worlds, action, seat, estimate)
                     assert results[0] == results[1], action
                     checked += 1
             legal = state.legal_actions()
