@@ -315,6 +315,20 @@ class Canvas:
         self.val += val
         self.spots[name] = (at, val)
 
+    def entries(self, name: object, entries: tuple[list[int], list[float]]) -> None:
+        """Set group ``name``'s entries to ``entries`` (offsets, values), made elsewhere
+        (e.g. remembered by the encoder; kept, never changed): the last drawing's entries
+        are cleared unless they are the same object or equal."""
+        old = self.spots.get(name)
+        if old is not None:
+            if old is entries or old == entries:
+                return
+            self.at += old[0]
+            self.val += [0.0] * len(old[0])
+        self.at += entries[0]
+        self.val += entries[1]
+        self.spots[name] = entries
+
     def items(self, name: object, values: list, draw: Callable[[int, Any, list[int], list[float]], None],
               fixed: bool = False) -> None:
         """A group made of one entry set per item of the list ``values`` (items compared
