@@ -158,7 +158,7 @@ class ActionCodec(ABC):
     def mask(self, table: Mapping[int, Action]) -> np.ndarray:
         """The 0/1 ``int8`` mask of the indices in ``table``."""
         mask = np.zeros(self.size, dtype=np.int8)
-        mask[list(table)] = 1
+        mask[np.fromiter(table, np.intp, len(table))] = 1
         return mask
 
     def blocks(self) -> list[tuple[int, int, str]]:
