@@ -7,7 +7,9 @@ hides what a seat may not see and resamples it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
@@ -27,6 +29,7 @@ from .rules import pick_options, scan_picks, worker_keys
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
 
 
+@mypyc_attr(native_class=False)  # clone() copies __dict__: a Python class in the compiled build too
 class TzolkinState(State):
     """A Tzolk'in game in progress (or a seat's view of one)."""
 
@@ -46,7 +49,7 @@ class TzolkinState(State):
         self.phase = DRAFT
         self.cur = 0
         self.stack: list[Frame] = [DRAFT_TILES]   # pending decisions, the top one last
-        self.legal: list[Any] = []
+        self.legal: list[Any] | None = []  # None: not worked out yet
         self.turn_index = 0
         self.start_player = 0          # "who most recently sacrificed something": seat 0
         self.day = 1
@@ -136,9 +139,10 @@ class TzolkinState(State):
 
     def legal_cached(self) -> list[Any]:
         """The legal actions without copying the cached list (do not mutate it)."""
-        if self.legal is None:
-            self.legal = frames.current_options(self)
-        return self.legal
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = frames.current_options(self)
+        return legal
 
     def apply(self, action: Any) -> None:
         """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
@@ -235,20 +239,7 @@ class TzolkinState(State):
         buildings = self._unseen_buildings()
         seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
         monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
-
-        def sample(rng: Rng) -> "TzolkinState":
-            full = self.clone()
-            full.viewer = None
-            full.rng = rng.spawn()
-            self._fill_tiles(full, rng, tiles[:])
-            self._fill_buildings(full, rng, [pool[:] for pool in buildings])
-            pool = monuments[:]
-            rng.shuffle(pool)
-            full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
-            if full.legal is None:
-                frames.settle(full)
-            return full
-        return sample
+        return _sampler(self, tiles, buildings, monuments)
 
     def _unseen_tiles(self) -> list[int]:
         known = {t for t in self.tile_box + self.dummy_tiles if t >= 0}
@@ -387,3 +378,22 @@ class TzolkinState(State):
     def phase_name(self) -> str:
         return PHASES[self.phase]
 
+
+def _sampler(view: TzolkinState, tiles: list[int], buildings: list[list[int]],
+             monuments: list[int]) -> Callable[[Rng], TzolkinState]:
+    """:meth:`TzolkinState.determinizer`'s function of the generator (module level: mypyc
+    cannot compile a closure inside a method of a Python class)."""
+
+    def sample(rng: Rng) -> TzolkinState:
+        full = view.clone()
+        full.viewer = None
+        full.rng = rng.spawn()
+        view._fill_tiles(full, rng, tiles[:])
+        view._fill_buildings(full, rng, [pool[:] for pool in buildings])
+        pool = monuments[:]
+        rng.shuffle(pool)
+        full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
+        if full.legal is None:
+            frames.settle(full)
+        return full
+    return sample
