@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from .actions import END, At, Camp, Choose, Clear, End, Unearth, make
 from .data import CardDef

@@ -10,8 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 

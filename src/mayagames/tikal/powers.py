@@ -11,8 +11,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING, Callable
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import BaseCampSetup, camp_playable
 from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, can_move, can_transfer, deploy_figure,

@@ -21,8 +21,7 @@ from bisect import insort
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Optional
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
                       PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
                       TakeTile, Token,

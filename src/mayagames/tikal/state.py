@@ -22,8 +22,7 @@ from bisect import insort
 
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
 from ..core.rng import Rng

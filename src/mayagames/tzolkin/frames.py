@@ -26,8 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 from . import actions as A

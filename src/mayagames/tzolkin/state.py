@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from mypy_extensions import mypyc_attr
-
+from ..core.compiling import mypyc_attr
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
