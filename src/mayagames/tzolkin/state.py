@@ -19,9 +19,15 @@ from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
+from .deferred import AGE_1, AGE_2, MONUMENTS, NOTHING_DEFERRED, TILES, Deferred, deal_all, defer
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 from .rules import pick_options, scan_picks, worker_keys
+
+
+def hidden_places(piles: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    """Per pile, the places of the items the viewer cannot see."""
+    return tuple(tuple(i for i, item in enumerate(pile) if item == HIDDEN) for pile in piles)
 
 
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
@@ -33,7 +39,7 @@ class TzolkinState(State):
     info: ClassVar[GameInfo]
     # never mutated in place: the legal-action cache and the last Food Day's unfed
     # counts are replaced, and the cache is handed out as a copy
-    shared_on_clone = ("options", "legal", "last_unfed")
+    shared_on_clone = ("options", "legal", "last_unfed", "deferred")
 
     # --- creation ---------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
@@ -77,6 +83,8 @@ class TzolkinState(State):
         self.dummies = 0
         self._place_dummies(setup["dummies"])
         self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
+        # shuffles a search's world still owes (.deferred; never in a game or a view)
+        self.deferred: tuple[Deferred | None, ...] = NOTHING_DEFERRED
         frames.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
@@ -205,6 +213,8 @@ class TzolkinState(State):
         unrevealed draft choice, undealt tiles left in the box, the order and identity of
         the building stacks, the box of buildings and of monuments, the generator and the
         seed (from which the whole setup could be rebuilt)."""
+        if self.deferred is not NOTHING_DEFERRED:
+            deal_all(self)             # a search's world: what it shows is what it plays
         v = self.clone()
         v.viewer = seat
         v.rng = Rng(0)
@@ -245,6 +255,39 @@ class TzolkinState(State):
             pool = monuments[:]
             rng.shuffle(pool)
             full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
+            if full.legal is None:
+                frames.settle(full)
+            return full
+        return sample
+
+    def search_determinizer(self) -> Any:
+        """:meth:`determinizer` for a search, which plays its worlds and looks at nothing
+        else: the same draws from the generator and the same play, but each world deals
+        the building stacks, the boxes and (after the draft) the start tiles in the order of
+        their pools and shuffles each pile when a rule first reads it (:mod:`.deferred`; most
+        worlds of a search never draw a building, and no rule reads the boxes or the start
+        tiles after the draft)."""
+        tiles = self._unseen_tiles()
+        buildings = self._unseen_buildings()
+        seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
+        monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
+        drafting = not self.revealed   # the hands are still read (and choices sampled)
+        owed = ((TILES, tiles, hidden_places([*self.dealt, self.tile_box])),
+                (AGE_1, buildings[0], hidden_places([self.stacks[0], self.building_box])),
+                (AGE_2, buildings[1], hidden_places([self.stacks[1]])),
+                (MONUMENTS, monuments, hidden_places([self.monument_box])))
+
+        def sample(rng: Rng) -> "TzolkinState":
+            full = self.clone()
+            full.viewer = None
+            full.rng = rng.spawn()
+            for kind, pool, places in owed:
+                if kind == TILES and drafting:
+                    self._fill_tiles(full, rng, tiles[:])
+                elif any(places):
+                    defer(full, kind, rng, pool[:], places)
+                else:                  # nothing hidden to fill: only the draws
+                    rng.skip(max(len(pool) - 1, 0))
             if full.legal is None:
                 frames.settle(full)
             return full
@@ -296,6 +339,8 @@ class TzolkinState(State):
 
     # --- description ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        if self.deferred is not NOTHING_DEFERRED:
+            deal_all(self)
         return describe(self)
 
     def invariants(self) -> list[str]:
