@@ -5,7 +5,6 @@ the worlds ``determinizer`` shuffles at once."""
 import pytest
 
 from mayagames.core import Rng, new_game
-from mayagames.tzolkin.deferred import NOTHING_DEFERRED
 
 
 def positions(players: int, seed: int, count: int = 4) -> list:
@@ -40,7 +39,7 @@ def test_search_worlds_play_and_show_as_the_eager_worlds(players):
         for k in range(3):
             world, truth = lazy(ours), eager(theirs)
             assert ours.state == theirs.state            # the generator's later draws agree
-            owed += world.deferred is not NOTHING_DEFERRED
+            owed += world.deferred is not None
             moves = Rng(k)
             while not world.is_terminal:
                 legal = world.legal_actions()
@@ -61,5 +60,5 @@ def test_a_clone_of_a_search_world_owes_its_own_shuffles():
     world = state.view(state.current_player).search_determinizer()(Rng(3))
     copy = world.clone()
     shown = world.to_dict()                  # makes the world's shuffles, not the copy's
-    assert copy.deferred is not NOTHING_DEFERRED and world.deferred is NOTHING_DEFERRED
+    assert copy.deferred is not None and world.deferred is None
     assert copy.to_dict() == shown

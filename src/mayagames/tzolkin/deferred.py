@@ -4,13 +4,13 @@ A search samples thousands of worlds behind one view (``TzolkinState.search_dete
 and plays each for a few dozen decisions. Most of them never draw a building, and no rule
 ever reads the box of buildings, the box of monuments or the start tiles once the draft
 is over; yet shuffling those piles was a third of sampling a world. Such a world deals each
-hidden pile in the unshuffled order of its pool and records the shuffle it owes (a
-:class:`Deferred`: the generator's state when the shuffle was due, the pool, the places to
-fill); the search's generator skips the draws (:meth:`~mayagames.core.rng.Rng.skip`), so its
-later draws are the same. :func:`deal_deferred` makes the shuffle, with those very draws,
-when a building is about to be drawn from a stack (:func:`.scoring.refill_display`), when the
-Age 1 stack goes to the box, and before the world is shown or viewed: a world always plays
-and reads as the eagerly shuffled one would.
+hidden pile in the unshuffled order of its pool and records the shuffles it owes (a
+:class:`Deferred`: the generator's state when they were due and, per pile, a
+:class:`Shuffle`); the search's generator skips their draws
+(:meth:`~mayagames.core.rng.Rng.skip`), so its later draws are the same. :func:`deal_deferred`
+makes a pile's shuffle, with those very draws, when a building is about to be drawn from a
+stack (:func:`.scoring.refill_display`), when the Age 1 stack goes to the box, and before the
+world is shown or viewed: a world always plays and reads as the eagerly shuffled one would.
 """
 
 from __future__ import annotations
@@ -23,22 +23,32 @@ if TYPE_CHECKING:
     from .state import TzolkinState
 
 AGE_1, AGE_2, TILES, MONUMENTS = range(4)   # the piles a world may owe a shuffle for
+_GAMMA = 0x9E3779B97F4A7C15                  # SplitMix64's step (core.rng)
+_MASK = (1 << 64) - 1
+
+
+class Shuffle:
+    """A pile's shuffle in a search's worlds (the same for every world of one view): the
+    ``pool`` shuffled by the generator ``draws`` draws after the worlds' owed state, then
+    popped into ``places`` (per list of :func:`piles`, in order)."""
+
+    __slots__ = ("draws", "pool", "places")
+
+    def __init__(self, draws: int, pool: tuple[int, ...], places: tuple[tuple[int, ...], ...]) -> None:
+        self.draws: int = draws
+        self.pool: tuple[int, ...] = pool
+        self.places: tuple[tuple[int, ...], ...] = places
 
 
 class Deferred:
-    """A shuffle a world owes: ``pool`` shuffled by a generator in state ``rng_state``,
-    then popped into the places ``slots`` lists (per pile of :func:`piles`, in order)."""
+    """The shuffles a world owes: ``rng_state``, the generator's state when the first
+    was due, and per pile kind (:data:`AGE_1` ...) its :class:`Shuffle` or ``None``."""
 
-    __slots__ = ("rng_state", "pool", "slots")
+    __slots__ = ("rng_state", "owed")
 
-    def __init__(self, rng_state: int, pool: tuple[int, ...],
-                 slots: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, rng_state: int, owed: tuple[Optional[Shuffle], ...]) -> None:
         self.rng_state: int = rng_state
-        self.pool: tuple[int, ...] = pool
-        self.slots: tuple[tuple[int, ...], ...] = slots
-
-
-NOTHING_DEFERRED: tuple[Optional[Deferred], ...] = (None, None, None, None)
+        self.owed: tuple[Optional[Shuffle], ...] = owed
 
 
 def piles(s: "TzolkinState", kind: int) -> list[list[int]]:
@@ -52,36 +62,33 @@ def piles(s: "TzolkinState", kind: int) -> list[list[int]]:
     return [s.monument_box]
 
 
-def defer(s: "TzolkinState", kind: int, rng: Rng, pool: list[int],
-          slots: tuple[tuple[int, ...], ...]) -> None:
-    """Deal ``pool`` unshuffled into the ``slots`` of ``kind``'s piles and record the
-    shuffle owed; ``rng`` skips the draws the shuffle will take."""
-    deferred = Deferred(rng.state, tuple(pool), slots)
-    rng.skip(max(len(pool) - 1, 0))    # the draws of a Fisher-Yates shuffle
-    for pile, places in zip(piles(s, kind), slots):
+def deal_unshuffled(s: "TzolkinState", kind: int, shuffle: Shuffle) -> None:
+    """Fill the places of ``kind``'s piles from the pool in its own order."""
+    pool = list(shuffle.pool)
+    for pile, places in zip(piles(s, kind), shuffle.places):
         for i in places:
             pile[i] = pool.pop()
-    owed = list(s.deferred)
-    owed[kind] = deferred
-    s.deferred = tuple(owed)
 
 
 def deal_deferred(s: "TzolkinState", kind: int) -> None:
-    """Make the shuffle ``kind`` owes (if any): the same draws, the same places."""
-    deferred = s.deferred[kind]
+    """Make the shuffle of ``kind`` the world owes (if any): the same draws, the same places."""
+    deferred = s.deferred
     if deferred is None:
         return
-    pool = list(deferred.pool)
-    Rng(deferred.rng_state).shuffle(pool)
-    for pile, places in zip(piles(s, kind), deferred.slots):
+    shuffle = deferred.owed[kind]
+    if shuffle is None:
+        return
+    pool = list(shuffle.pool)
+    Rng((deferred.rng_state + shuffle.draws * _GAMMA) & _MASK).shuffle(pool)
+    for pile, places in zip(piles(s, kind), shuffle.places):
         for i in places:
             pile[i] = pool.pop()
-    owed = list(s.deferred)
+    owed = list(deferred.owed)
     owed[kind] = None
-    s.deferred = tuple(owed) if any(owed) else NOTHING_DEFERRED   # (tested by identity)
+    s.deferred = Deferred(deferred.rng_state, tuple(owed)) if any(owed) else None
 
 
 def deal_all(s: "TzolkinState") -> None:
     """Make every shuffle the world still owes (before it is shown, viewed or checked)."""
-    for kind in range(len(NOTHING_DEFERRED)):
-        deal_deferred(s, kind)
+    while s.deferred is not None:
+        deal_deferred(s, next(k for k, owed in enumerate(s.deferred.owed) if owed is not None))

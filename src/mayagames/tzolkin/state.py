@@ -19,15 +19,16 @@ from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
-from .deferred import AGE_1, AGE_2, MONUMENTS, NOTHING_DEFERRED, TILES, Deferred, deal_all, defer
+from .deferred import AGE_1, AGE_2, MONUMENTS, TILES, Deferred, Shuffle, deal_all, deal_unshuffled, piles
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 from .rules import pick_options, scan_picks, worker_keys
 
 
-def hidden_places(piles: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-    """Per pile, the places of the items the viewer cannot see."""
-    return tuple(tuple(i for i, item in enumerate(pile) if item == HIDDEN) for pile in piles)
+def hidden_places(kind: int, view: "TzolkinState") -> tuple[tuple[int, ...], ...]:
+    """Per list a shuffle of ``kind`` fills (:func:`.deferred.piles`), the places of the
+    items the viewer cannot see."""
+    return tuple(tuple(i for i, item in enumerate(pile) if item == HIDDEN) for pile in piles(view, kind))
 
 
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
@@ -84,7 +85,7 @@ class TzolkinState(State):
         self._place_dummies(setup["dummies"])
         self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
         # shuffles a search's world still owes (.deferred; never in a game or a view)
-        self.deferred: tuple[Deferred | None, ...] = NOTHING_DEFERRED
+        self.deferred: Deferred | None = None
         frames.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
@@ -213,7 +214,7 @@ class TzolkinState(State):
         unrevealed draft choice, undealt tiles left in the box, the order and identity of
         the building stacks, the box of buildings and of monuments, the generator and the
         seed (from which the whole setup could be rebuilt)."""
-        if self.deferred is not NOTHING_DEFERRED:
+        if self.deferred is not None:
             deal_all(self)             # a search's world: what it shows is what it plays
         v = self.clone()
         v.viewer = seat
@@ -266,28 +267,35 @@ class TzolkinState(State):
         the building stacks, the boxes and (after the draft) the start tiles in the order of
         their pools and shuffles each pile when a rule first reads it (:mod:`.deferred`; most
         worlds of a search never draw a building, and no rule reads the boxes or the start
-        tiles after the draft)."""
+        tiles after the draft). The piles' unshuffled deal is made once, on a template."""
         tiles = self._unseen_tiles()
         buildings = self._unseen_buildings()
         seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
         monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
         drafting = not self.revealed   # the hands are still read (and choices sampled)
-        owed = ((TILES, tiles, hidden_places([*self.dealt, self.tile_box])),
-                (AGE_1, buildings[0], hidden_places([self.stacks[0], self.building_box])),
-                (AGE_2, buildings[1], hidden_places([self.stacks[1]])),
-                (MONUMENTS, monuments, hidden_places([self.monument_box])))
+        template = self.clone()
+        template.viewer = None
+        pools = [(AGE_1, buildings[0]), (AGE_2, buildings[1]), (MONUMENTS, monuments)]
+        if not drafting:
+            pools.insert(0, (TILES, tiles))
+        owed: list[Shuffle | None] = [None] * 4
+        draws = 0                      # from the worlds' owed state to each shuffle
+        for kind, pool in pools:
+            places = hidden_places(kind, self)
+            if any(places):
+                owed[kind] = Shuffle(draws, tuple(pool), places)
+                deal_unshuffled(template, kind, owed[kind])
+            draws += max(len(pool) - 1, 0)     # the draws of a Fisher-Yates shuffle
+        shuffles = tuple(owed) if any(owed) else None
 
         def sample(rng: Rng) -> "TzolkinState":
-            full = self.clone()
-            full.viewer = None
+            full = template.clone()
             full.rng = rng.spawn()
-            for kind, pool, places in owed:
-                if kind == TILES and drafting:
-                    self._fill_tiles(full, rng, tiles[:])
-                elif any(places):
-                    defer(full, kind, rng, pool[:], places)
-                else:                  # nothing hidden to fill: only the draws
-                    rng.skip(max(len(pool) - 1, 0))
+            if drafting:
+                self._fill_tiles(full, rng, tiles[:])
+            if shuffles is not None:
+                full.deferred = Deferred(rng.state, shuffles)
+            rng.skip(draws)
             if full.legal is None:
                 frames.settle(full)
             return full
@@ -339,7 +347,7 @@ class TzolkinState(State):
 
     # --- description ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        if self.deferred is not NOTHING_DEFERRED:
+        if self.deferred is not None:
             deal_all(self)
         return describe(self)
 
