@@ -308,14 +308,19 @@ class MCTSAgent:
                  temperature: float) -> list[float]:
         """Uniformly random moves (``rand``: floats in [0, 1)) for ``cutoff`` plies or to the end."""
         limit = state.info.max_decisions if cutoff is None else cutoff
-        apply = state.apply_unchecked
-        # the engine's cached list, not a copy, where it offers one (only read here)
-        legal_of = getattr(state, "legal_cached", None) or state.legal_actions
-        for _ in range(limit):
-            if state.current_player is None:
-                break
-            legal = legal_of() or legal_or_fail(state)
-            apply(legal[int(rand() * len(legal))])
+        playout = getattr(state, "playout", None)
+        if playout is not None:  # the game's own loop (the same moves, fewer layers)
+            if playout(rand, limit) < limit and state.current_player is not None:
+                legal_or_fail(state)  # stopped with no legal action: an engine bug
+        else:
+            apply = state.apply_unchecked
+            # the engine's cached list, not a copy, where it offers one (only read here)
+            legal_of = getattr(state, "legal_cached", None) or state.legal_actions
+            for _ in range(limit):
+                if state.current_player is None:
+                    break
+                legal = legal_of() or legal_or_fail(state)
+                apply(legal[int(rand() * len(legal))])
         if state.current_player is None:
             return state.returns()
         return win_chances(estimate(state), temperature)

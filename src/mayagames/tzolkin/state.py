@@ -7,7 +7,7 @@ hides what a seat may not see and resamples it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
@@ -170,6 +170,28 @@ class TzolkinState(State):
                 self.legal = top.legal_actions(self)
                 return
         settle(self)
+
+    def playout(self, rand: Callable[[], float], plies: int) -> int:
+        """Up to ``plies`` uniformly random decisions (``rand``: floats in [0, 1); each
+        picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
+        :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves);
+        returns the decisions made (fewer when the game ends, or has no legal action)."""
+        for done in range(plies):
+            if self.phase == OVER:
+                return done
+            legal = self.legal
+            if legal is None:
+                legal = self.legal_cached()
+            if not legal:
+                return done            # an engine bug: the caller reports it
+            self.stack[-1].apply(self, legal[int(rand() * len(legal))])
+            if self.phase != OVER:
+                top = self.stack[-1]
+                if not top.auto:
+                    self.legal = top.legal_actions(self)
+                    continue
+            settle(self)
+        return plies
 
     def explain_illegal(self, action: Any) -> IllegalAction:
         bad = unwritable(self, action)
