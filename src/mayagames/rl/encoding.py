@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import ne
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -345,14 +347,14 @@ class Canvas:
             for i, value in enumerate(values):
                 draw(i, value, at, val)
         elif old != values:
-            for i, (value, was) in enumerate(zip(values, old)):
-                if value != was:
-                    if not fixed:
-                        cleared: list[int] = []
-                        draw(i, was, cleared, [])
-                        at += cleared
-                        val += [0.0] * len(cleared)
-                    draw(i, value, at, val)
+            # the changed items' indices, found without a Python step per item
+            for i in compress(count(), map(ne, values, old)):
+                if not fixed:
+                    cleared: list[int] = []
+                    draw(i, old[i], cleared, [])
+                    at += cleared
+                    val += [0.0] * len(cleared)
+                draw(i, values[i], at, val)
         else:
             return
         self.keys[name] = snapshot(values)
