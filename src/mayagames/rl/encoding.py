@@ -261,6 +261,10 @@ def snapshot(key: object) -> object:
     return key
 
 
+#: how one item of a list is drawn: ``draw(i, value, at, val)`` appends its entries
+ItemDraw = Callable[[int, Any, list[int], list[float]], None]
+
+
 class Canvas:
     """One seat's observation kept between calls and updated field group by field group.
 
@@ -331,8 +335,7 @@ class Canvas:
         self.val += entries[1]
         self.spots[name] = entries
 
-    def items(self, name: object, values: list, draw: Callable[[int, Any, list[int], list[float]], None],
-              fixed: bool = False) -> None:
+    def items(self, name: object, values: list, draw: ItemDraw, fixed: bool = False) -> None:
         """A group made of one entry set per item of the list ``values`` (items compared
         with ``==``; a list of lists is copied two levels deep):
         ``draw(i, value, at, val)`` appends item ``i``'s entries, a function of ``i`` and
@@ -340,26 +343,47 @@ class Canvas:
         item's offsets do not depend on its value (each drawing overwrites the last), else
         the old entries are cleared first."""
         old = self.keys.get(name)
+        if old == values:
+            return
+        self._draw_items(values, old, draw, fixed)
+        self.keys[name] = snapshot(values)
+
+    def item_lists(self, name: object, lists: tuple[list, ...], draws: Sequence[tuple[ItemDraw, bool]]) -> None:
+        """Several lists, each drawn item by item as by :meth:`items` (``draws[j]``: the
+        ``(draw, fixed)`` of ``lists[j]``), kept under one name: one comparison when none
+        changed, and only the lists that changed are compared item by item."""
+        old = self.keys.get(name)
+        if old is None:
+            for values, (draw, fixed) in zip(lists, draws):
+                self._draw_items(values, None, draw, fixed)
+        elif old != lists:
+            for j in compress(count(), map(ne, lists, old)):
+                draw, fixed = draws[j]
+                self._draw_items(lists[j], old[j], draw, fixed)
+        else:
+            return
+        self.keys[name] = snapshot(lists)
+
+    def _draw_items(self, values: list, old: list | None, draw: ItemDraw, fixed: bool) -> None:
+        """The entries of the items of ``values`` that differ from ``old`` (the list as last
+        drawn; ``None``: nothing drawn yet)."""
         at, val = self.at, self.val
         if old is None or len(old) != len(values):
             if old is not None:
                 self._clear_items(old, draw)
             for i, value in enumerate(values):
                 draw(i, value, at, val)
-        elif old != values:
-            # the changed items' indices, found without a Python step per item
-            for i in compress(count(), map(ne, values, old)):
-                if not fixed:
-                    cleared: list[int] = []
-                    draw(i, old[i], cleared, [])
-                    at += cleared
-                    val += [0.0] * len(cleared)
-                draw(i, values[i], at, val)
-        else:
             return
-        self.keys[name] = snapshot(values)
+        # the changed items' indices, found without a Python step per item
+        for i in compress(count(), map(ne, values, old)):
+            if not fixed:
+                cleared: list[int] = []
+                draw(i, old[i], cleared, [])
+                at += cleared
+                val += [0.0] * len(cleared)
+            draw(i, values[i], at, val)
 
-    def _clear_items(self, old: list, draw: Callable[[int, Any, list[int], list[float]], None]) -> None:
+    def _clear_items(self, old: list, draw: ItemDraw) -> None:
         cleared: list[int] = []
         for i, value in enumerate(old):
             draw(i, value, cleared, [])

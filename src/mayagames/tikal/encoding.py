@@ -313,10 +313,7 @@ class TikalObserver(CanvasEncoder):
         seats, rel = self._seats(viewer)
         self._dense(s, viewer, canvas)
         group = canvas.group
-        items = canvas.items
-        if canvas.changed("hexes", (s.kind, s.guardian, s.camp)):
-            for name, draw in self._board_items(viewer):
-                items(name, getattr(s, name), draw)
+        canvas.item_lists("hexes", (s.kind, s.guardian, s.camp), self._board_items(viewer))
         group("ruin", (s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))), lambda a, v: self._ruins(s, a, v))
         group("round", (s.phase, s.round, s.turn, s.order, s.next_order, s.passed, s.scoring_kind,
                         s.scoring_queue, s.setup_rules["rounds"]),
@@ -327,14 +324,13 @@ class TikalObserver(CanvasEncoder):
         group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
         group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
               lambda a, v: self._tiles(s, a, v))
-        # every seat's campsite: its per-seat lists item by item (when any changed), its tiles
-        # and its cards keyed by the whole per-seat lists they read
-        if canvas.changed("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
+        # every seat's campsite: its per-seat lists item by item (only the lists that
+        # changed), its tiles and its cards keyed by the whole per-seat lists they read
+        canvas.item_lists("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
                                         s.unavail_explorers, s.unavail_leaders, s.removed_explorers,
                                         s.removed_leaders, s.camps, s.guardians, s.museum, s.director,
-                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards)):
-            for name, draw, fixed in self._campsite_items(viewer, s.setup_rules):
-                items(name, getattr(s, name), draw, fixed)
+                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards),
+                          self._campsite_items(viewer, s.setup_rules))
         group("campsite_tiles", s.camp_tiles,
               lambda a, v: [self._campsite_tiles(s, a, v, k, seat) for k, seat in enumerate(seats)])
         group("campsite_cards", (s.right, s.left, s.down),
@@ -368,7 +364,7 @@ class TikalObserver(CanvasEncoder):
         for each viewer (see :meth:`_dense`)."""
         n, lay = self.num_players, self.layout
         self._off = lay.offsets
-        self._dense_draw: dict[int, list[tuple[str, Callable]]] = {}
+        self._dense_draw: dict[int, list[tuple[Callable, bool]]] = {}
         for viewer in range(n):
             draws = []
             for name, field, divisor, clip in (("level", "temple_level", C.max_level, False),
@@ -379,20 +375,16 @@ class TikalObserver(CanvasEncoder):
                     target = [start + ((seat - viewer) % n) * H + h for seat in range(n) for h in range(H)]
                 else:
                     target = [start + i for i in range(lay.slice(field).stop - start)]
-                draws.append((name, dense_item(target, divisor, clip)))
+                draws.append((dense_item(target, divisor, clip), True))
             self._dense_draw[viewer] = draws
 
     def _dense(self, s: TikalState, viewer: int, canvas: Canvas) -> None:
         """The dense integer board fields (temple level / max level; explorers / 10 and
         leaders / 2, clipped at 1; edge cost / 4 and tokens / 2, clipped at 1): only the
         items that changed are written."""
-        if not canvas.changed("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens)):
-            return  # (one comparison for the five lists)
-        items = canvas.items
-        for name, draw in self._dense_draw[viewer]:
-            items(name, getattr(s, name), draw, fixed=True)
+        canvas.item_lists("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens), self._dense_draw[viewer])
 
-    def _board_items(self, viewer: int) -> list[tuple[str, Callable]]:
+    def _board_items(self, viewer: int) -> list[tuple[Callable, bool]]:
         """Per hex, drawn item by item: its kind (one-hot), its Guardian's seat from the
         viewer (one-hot), its camp (the Common Base Camp, then one-hot seat owning it)."""
         if not hasattr(self, "_board_draws"):
@@ -486,7 +478,7 @@ class TikalObserver(CanvasEncoder):
         at += [o + t for t in s.symbol_supply]
         val += ONES[:len(s.symbol_supply)]
 
-    def _campsite_items(self, viewer: int, rules: dict) -> list[tuple[str, Callable, bool]]:
+    def _campsite_items(self, viewer: int, rules: dict) -> list[tuple[Callable, bool]]:
         """Every seat's campsite (seats from ``viewer``) as per-seat lists of the state, each
         drawn item by item (``Canvas.items``): (list name, how seat ``i``'s value is
         drawn, whether its offsets are fixed). Prestige / 200, AP token / its top value,
@@ -547,7 +539,7 @@ class TikalObserver(CanvasEncoder):
             val.append(scaled(count, 2))
 
 
-def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[str, Callable]]:
+def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[Callable, bool]]:
     """See :meth:`TikalObserver._board_items`."""
     def kind(h: int, k: int, at: list[int], val: list[float]) -> None:
         at.append(off["hex_kind"] + h * N_KINDS + k)
@@ -562,7 +554,7 @@ def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[
         if c != -1:
             at.append(off["camp"] + h * (n + 1) + (0 if c == COMMON else 1 + rel[c]))
             val.append(1.0)
-    return [("kind", kind), ("guardian", guardian), ("camp", camp)]
+    return [(kind, False), (guardian, False), (camp, False)]  # s.kind, s.guardian, s.camp
 
 
 def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
@@ -605,7 +597,7 @@ def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
 
     figures = ("avail_explorers", "avail_leaders", "unavail_explorers", "unavail_leaders",
                "removed_explorers", "removed_leaders")
-    return [
+    rows = [
         ("pp", scalar("prestige", 1, 0, lambda v: scaled(v, PRESTIGE_TOP)), True),
         ("ap_token", scalar("campsite_ap", 1, 0, lambda v: v / top_ap), True),
         *((name, figure(j, top), False) for j, (name, top) in enumerate(zip(figures, FIGURE_TOP_LIST))),
@@ -618,6 +610,15 @@ def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
         ("rm_tiles", scalar("management", 3, 1, lambda v: scaled(v, tiles_each)), True),
         ("rm_cards", scalar("management", 3, 2, lambda v: scaled(v, cards_each)), True),
     ]
+    assert tuple(name for name, _, _ in rows) == CAMPSITE_LISTS
+    return [(draw, fixed) for _, draw, fixed in rows]
+
+
+#: the per-seat lists of the state that every seat's campsite is drawn from, in the order
+#: of :func:`campsite_items` (and of the tuple :meth:`TikalObserver.paint` hands the canvas)
+CAMPSITE_LISTS = ("pp", "ap_token", "avail_explorers", "avail_leaders", "unavail_explorers", "unavail_leaders",
+                  "removed_explorers", "removed_leaders", "camps", "guardians", "museum", "director",
+                  "power_used", "rm_ap", "rm_tiles", "rm_cards")
 
 
 def dense_item(target: list[int], divisor: float, clip: bool) -> Callable[[int, int, list[int], list[float]], None]:
