@@ -58,6 +58,9 @@ PRESTIGE_TOP = 200
 FIGURE_TOP_LIST = (30, 2, 30, 2, 30, 2)  # explorers, leaders per supply
 N_KINDS = len(KIND_NAMES)
 AP_INDEX = {v: k for k, v in enumerate(AP_VALUES)}
+FRAME_INDEX = {kind: k for k, kind in enumerate(FRAME_KINDS)}
+CONTEXT_INDEX = {ctx: k for k, ctx in enumerate(CONTEXTS)}
+STEP_INDEX = {step: k for k, step in enumerate(STEPS)}
 ONES = [1.0] * (10 * H)  # slices of it: the values of one-hot entries
 NEIGHBOUR_SIDE = {(B.neighbour[h * 6 + d], h): d for h in range(H) for d in range(6) if B.neighbour[h * 6 + d] >= 0}
 
@@ -364,6 +367,7 @@ class TikalObserver(CanvasEncoder):
         for each viewer (see :meth:`_dense`)."""
         n, lay = self.num_players, self.layout
         self._off = lay.offsets
+        self._frame_off = FrameOffsets(lay.offsets)
         self._dense_draw: dict[int, list[tuple[Callable, bool]]] = {}
         for viewer in range(n):
             draws = []
@@ -508,35 +512,70 @@ class TikalObserver(CanvasEncoder):
         put_card_counts(at, val, off["cards_down"] + k * width, [c for c in right + left if s.down[c]])
 
     def _frame(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
-        off = self._offsets()
-        if not s.stack:
+        """The open sub-decision: its kind, the kinds of every open one, its context and
+        step, its numbers, what it is about, a trade's giver and treasure, its per-hex
+        counts (zeros are left out: the canvas clears the last drawing's entries)."""
+        stack = s.stack
+        if not stack:
             return
-        f = s.stack[-1]
-        at += (off["frame_kind"] + FRAME_KINDS.index(f.kind),
-               off["frame_context"] + known(CONTEXTS, f.ctx, "context"),
-               off["frame_step"] + known(STEPS, f.step, "step"))
+        f = stack[-1]
+        o = self._frame_off
+        kind = FRAME_INDEX[f.kind]
+        ctx = CONTEXT_INDEX.get(f.ctx)
+        step = STEP_INDEX.get(f.step)
+        if ctx is None or step is None:
+            known(CONTEXTS, f.ctx, "context")  # raises, naming what the encoding lacks
+            known(STEPS, f.step, "step")
+        at += (o.kind + kind, o.context + ctx, o.step + step)
         val += (1.0, 1.0, 1.0)
-        stack = sorted({FRAME_KINDS.index(fr.kind) for fr in s.stack})
-        at += [off["frame_stack"] + k for k in stack]
-        val += ONES[:len(stack)]
-        initial = f.initial
-        o = off["frame_numbers"]
-        at += (o, o + 1, o + 2)
-        val += (scaled(f.points, 13), scaled(f.left, 4), scaled(initial, 4))
+        if len(stack) == 1:
+            at.append(o.stack + kind)
+            val.append(1.0)
+        else:
+            kinds = sorted({FRAME_INDEX[fr.kind] for fr in stack})
+            at += [o.stack + k for k in kinds]
+            val += ONES[:len(kinds)]
+        numbers = (scaled(f.points, 13), scaled(f.left, 4), scaled(f.initial, 4))
+        for j, x in enumerate(numbers):
+            if x:
+                at.append(o.numbers + j)
+                val.append(x)
         hexes, tiles, edges, cards = f.targets()
-        for name, targets in (("frame_hex", hexes), ("frame_tile", tiles), ("frame_edge", edges),
-                              ("frame_card", [CARD_OF_ID[c] for c in cards])):
-            at += [off[name] + x for x in targets]
-            val += ONES[:len(targets)]
+        for base, targets in ((o.hex, hexes), (o.tile, tiles), (o.edge, edges)):
+            if targets:
+                at += [base + x for x in targets]
+                val += ONES[:len(targets)]
+        if cards:
+            at += [o.card + CARD_OF_ID[c] for c in cards]
+            val += ONES[:len(cards)]
         if f.kind == "trade" and f.step == "give":
-            player, treasure = f.from_player, f.treasure
-            o = off["frame_trade"]
-            at += (o + rel[player], o + self.num_players + treasure)
+            at += (o.trade + rel[f.from_player], o.trade + self.num_players + f.treasure)
             val += (1.0, 1.0)
-        o = off["frame_counts"]
-        for h, count in f.counts.items():
-            at.append(o + h)
-            val.append(scaled(count, 2))
+        counts = f.counts
+        if counts:
+            for h, count in counts.items():
+                at.append(o.counts + h)
+                val.append(scaled(count, 2))
+
+
+class FrameOffsets:
+    """Where each field of the open sub-decision starts (read at every observation)."""
+
+    __slots__ = ("kind", "stack", "context", "step", "numbers", "hex", "tile", "edge", "card", "trade",
+                 "counts")
+
+    def __init__(self, off: dict[str, int]) -> None:
+        self.kind: int = off["frame_kind"]
+        self.stack: int = off["frame_stack"]
+        self.context: int = off["frame_context"]
+        self.step: int = off["frame_step"]
+        self.numbers: int = off["frame_numbers"]
+        self.hex: int = off["frame_hex"]
+        self.tile: int = off["frame_tile"]
+        self.edge: int = off["frame_edge"]
+        self.card: int = off["frame_card"]
+        self.trade: int = off["frame_trade"]
+        self.counts: int = off["frame_counts"]
 
 
 def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[Callable, bool]]:
