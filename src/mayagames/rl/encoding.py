@@ -179,6 +179,31 @@ class ActionCodec(ABC):
         return "\n".join(rows)
 
 
+class IdentityIndex:
+    """Integer indices of action objects by identity. The engines intern their actions
+    (a legal list holds the same objects again and again), and an identity look-up costs
+    less than hashing a frozen dataclass by its fields. Every action remembered is held,
+    so that its ``id`` cannot pass to another object while it is remembered; emptied when
+    it holds ``limit`` actions (engines that make fresh objects cannot grow it without end).
+    Only context-free indices may be remembered."""
+
+    __slots__ = ("ids", "kept", "limit")
+
+    def __init__(self, limit: int = 1 << 16) -> None:
+        #: id(action) -> its index
+        self.ids: dict[int, int] = {}
+        #: the actions remembered (held alive)
+        self.kept: list[object] = []
+        self.limit: int = limit
+
+    def remember(self, action: object, index: int) -> None:
+        if len(self.kept) >= self.limit:
+            self.ids.clear()
+            self.kept.clear()
+        self.ids[id(action)] = index
+        self.kept.append(action)
+
+
 class TableCodec(ActionCodec):
     """A context-free codec over an enumerated table of every action value of a game.
 
@@ -192,6 +217,7 @@ class TableCodec(ActionCodec):
         self.index = {action: i for i, action in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise EncodingError("the action table lists an action twice")
+        self.by_identity: IdentityIndex = IdentityIndex()
 
     @abstractmethod
     def enumerate_actions(self) -> Sequence[Action]:
@@ -213,14 +239,21 @@ class TableCodec(ActionCodec):
         return self.legal_index(state, legal)
 
     def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
-        """As :meth:`ActionCodec.legal_index`, with one table lookup per action."""
-        index = self.index
-        try:
-            table = {index[action]: action for action in legal}
-        except KeyError:
-            table = {}  # the slow path below names the action
+        """As :meth:`ActionCodec.legal_index`, with one look-up per action (by identity
+        once an action object has been seen)."""
+        by_identity = self.by_identity
+        ids = by_identity.ids
+        table: dict[int, Action] = {}
+        for action in legal:
+            index = ids.get(id(action))
+            if index is None:
+                index = self.index.get(action)
+                if index is None:
+                    return super().legal_index(view, legal)  # names the action
+                by_identity.remember(action, index)
+            table[index] = action
         if len(table) != len(legal):
-            return super().legal_index(view, legal)
+            return super().legal_index(view, legal)  # names the two actions on one index
         return table
 
     def decode(self, index: int, view: State) -> Action:

@@ -29,8 +29,8 @@ from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
 from .frames import FRAME_CLASSES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..rl.encoding import (ActionCodec, Canvas, CanvasEncoder, EncodingError, Field, GameEncoding, Layout,
-                           register_encoding, scaled, unknown_index)
+from ..rl.encoding import (ActionCodec, Canvas, CanvasEncoder, EncodingError, Field, GameEncoding,
+                           IdentityIndex, Layout, register_encoding, scaled, unknown_index)
 
 C = default_components()
 B = C.board
@@ -73,7 +73,10 @@ class TikalCodec(ActionCodec):
         super().__init__(num_players)
         self.keys = tuple(self.enumerate_keys())
         self.index = {key: i for i, key in enumerate(self.keys)}
-        self._fixed: dict[Action, int] = {}  # see legal_index
+        #: the index of every action whose key does not depend on the position (see
+        #: legal_index_seat): by identity, then by value
+        self.by_identity: IdentityIndex = IdentityIndex()
+        self._fixed: dict[Action, int] = {}
 
     def enumerate_keys(self) -> list:
         n, names = self.num_players, [h.name for h in B.hexes]
@@ -120,14 +123,19 @@ class TikalCodec(ActionCodec):
     def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, remembering the index of every action whose
         key does not depend on the position (all but transfers, camps and trades)."""
-        fixed = self._fixed
+        by_identity = self.by_identity
+        ids = by_identity.ids
         table: dict[int, Action] = {}
         for action in legal:
-            index = fixed.get(action)
+            index = ids.get(id(action))
             if index is None:
-                index = self.encode_seat(action, state, seat)
-                if not isinstance(action, VIEW_DEPENDENT):
-                    fixed[action] = index
+                if isinstance(action, VIEW_DEPENDENT):
+                    index = self.encode_seat(action, state, seat)
+                else:
+                    index = self._fixed.get(action)
+                    if index is None:
+                        index = self._fixed[action] = self.encode_seat(action, state, seat)
+                    by_identity.remember(action, index)
             table[index] = action
         if len(table) != len(legal):
             return super().legal_index(state.view(seat), legal)  # names the two actions on one index
