@@ -262,7 +262,6 @@ def any_free_hex(s: TikalState, dotted: bool) -> bool:
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
     """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
-    s.refresh_index()
     if not any_free_hex(s, dotted=False):
         s.camp_tiles[seat].remove(t)
         s.tiles_out.append(t)
@@ -1125,7 +1124,6 @@ def distinct_rotations(s: TikalState, t: int) -> list[int]:
 def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     """Lay tile ``t`` on hex ``h``; EMs and tokens there end up on it (rule 7)."""
     tile = s.C.tiles[t]
-    s.refresh_index()  # (a scenario may have written ``kind`` since the last legal actions)
     was = s.kind[h]
     s.kind[h] = KIND_OF_TYPE[tile.type]
     s.tile_on[h] = t
