@@ -150,16 +150,18 @@ class MayaAECEnv(AECEnv):
             self._end_for_illegal(agent, exc)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # Rewards are given only when the game ends (_end_game, _end_for_illegal): while
+        # it runs every reward is 0, so clearing and accumulating them would change nothing.
         episode.play(move)
         self.decisions += 1
-        if episode.state.is_terminal:
+        current = episode.state.current_player
+        if current is None:
             self._end_game()
+            self._accumulate_rewards()
         elif self.decisions >= self.max_decisions:
             self.truncations = {a: True for a in self.agents}
         else:
-            self._select_current()
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[current]
         if self.render_mode == "human":
             self.render()
 

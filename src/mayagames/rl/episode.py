@@ -66,10 +66,14 @@ class Episode:
             seat = self.current_player
             if seat is None:
                 self._table = {}
-            elif self.codec.public:
-                self._table = self.codec.legal_index_seat(self.state, seat, self.state.legal_actions())
             else:
-                self._table = self.codec.legal_index(self.view(seat), self.state.legal_actions())
+                # the engine's cached list where it has one (read, never changed, here)
+                state = self.state
+                legal = getattr(state, "legal_cached", state.legal_actions)()
+                if self.codec.public:
+                    self._table = self.codec.legal_index_seat(state, seat, legal)
+                else:
+                    self._table = self.codec.legal_index(self.view(seat), legal)
         return self._table
 
     def mask(self, seat: int) -> np.ndarray:
@@ -113,6 +117,8 @@ class Episode:
 
 def check_index(action: Any, size: int) -> int:
     """An integer action index in ``0 .. size-1`` from an int or NumPy integer; else ValueError."""
+    if type(action) is int and 0 <= action < size:
+        return action
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

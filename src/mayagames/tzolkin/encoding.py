@@ -14,7 +14,6 @@ stacks and boxes) are never read: only the counts a player can see.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable
 
 import numpy as np
 
@@ -129,32 +128,74 @@ class TzolkinObserver(CanvasEncoder):
     # (tests/equivalence checks it), so the environments skip building the view
     # (CanvasEncoder.public).
 
+    def __init__(self, num_players: int) -> None:
+        super().__init__(num_players)
+        #: per viewer, how its observation is drawn (see :class:`ViewerTables`)
+        self.tables: list[ViewerTables] = [ViewerTables(self.layout.offsets, num_players, viewer)
+                                           for viewer in range(num_players)]
+        #: the pending decision's entries by (phase, *frames) (see :meth:`_decision_entries`)
+        self.decisions: dict[tuple, tuple[list[int], list[float]]] = {}
+
     def paint(self, s: State, viewer: int, canvas: Canvas) -> None:
         """Draw every field group of ``s`` seen by ``viewer`` on ``canvas``; each group is
         keyed by what it reads, so an unchanged group costs one comparison."""
         assert isinstance(s, TzolkinState)
-        n = self.num_players
-        seats = [(viewer + k) % n for k in range(n)]
+        t = self.tables[viewer]
+        # the pending decision reads only the phase and the frames, which never change once
+        # made: its entries are worked out once per (phase, frames)
+        entries = self.decisions.get((s.phase, *s.stack))
+        if entries is None:
+            entries = self._decision_entries(s)
+        canvas.entries("decision", entries)
         group = canvas.group
-        canvas.redraw("decision", lambda a, v: self._decision(s, a, v))
         group("calendar", (s.day, s.age, s.food_done, s.turn_index, s.start_player, s.sps_corn, s.sps),
-              lambda a, v: self._calendar(s, a, v, seats))
-        draws = self._draws(viewer)
-        items = canvas.items
-        if canvas.changed("gears", s.gears):
-            for g, holes in enumerate(s.gears):
-                items(("gear", g), holes, draws["gear", g])
+              lambda a, v: self._calendar(s, a, v, t.seats))
+        keys = canvas.keys
+        gears = s.gears
+        if keys.get("gears") != gears:
+            draw_gears(canvas, t, gears, keys.get("gears"))
+            keys["gears"] = [holes[:] for holes in gears]
+        p = s.p
+        for k, seat in enumerate(t.seats):
+            row = p[seat]
+            name = SEAT_KEYS[k]
+            was = keys.get(name)
+            if was != row:
+                draw_row(canvas, t.rows[k], row, was)
+                keys[name] = row[:]
+        # the groups that change a few times a game, behind one comparison of what they read
+        stacks = s.stacks
+        if canvas.changed("rare", (s.skull_slots, s.skulls, s.burned, s.jcorn, s.jwood, s.display,
+                                   len(stacks[0]), len(stacks[1]), s.monument_row, s.last_unfed, s.built,
+                                   s.monuments, s.dealt[viewer], s.kept, s.revealed, s.dummy_tiles)):
+            self._paint_rare(s, viewer, canvas, t.seats)
+
+    def _paint_rare(self, s: TzolkinState, viewer: int, canvas: Canvas, seats: list[int]) -> None:
+        """The board's skulls and jungle, the building and monument rows, every seat's last
+        unfed count, buildings and monuments, and the starting tiles."""
+        n = self.num_players
+        group = canvas.group
         group("board", (s.skull_slots, s.skulls, s.burned, s.jcorn, s.jwood),
               lambda a, v: self._board(s, a, v, seats))
         group("rows", (s.display, tuple(map(len, s.stacks)), s.monument_row), lambda a, v: self._rows(s, a, v))
         unfed = list(s.last_unfed) or [0] * n
         for k, seat in enumerate(seats):
-            items(("seat", k), s.p[seat], draws["seat", k], fixed=True)
             group(("unfed", k), unfed[seat], lambda a, v: self._unfed(a, v, k, unfed[seat]))
             group(("built", k), (s.built[seat], s.monuments[seat]), lambda a, v: self._built(s, a, v, k, seat))
         kept = [kept_seen(s, seat, viewer) for seat in seats]
         group("tiles", (s.dealt[viewer], kept, [bool(s.kept[seat]) for seat in seats], s.dummy_tiles),
               lambda a, v: self._tiles(s, a, v, viewer, seats, kept))
+
+    def _decision_entries(self, s: TzolkinState) -> tuple[list[int], list[float]]:
+        """The pending decision's entries, remembered by phase and frames (equal frames
+        draw alike); the memo is emptied when it holds :data:`DECISIONS_KEPT` stacks."""
+        at: list[int] = []
+        val: list[float] = []
+        self._decision(s, at, val)
+        if len(self.decisions) >= DECISIONS_KEPT:
+            self.decisions.clear()
+        entries = self.decisions[(s.phase, *s.stack)] = (at, val)
+        return entries
 
     # --- field groups ------------------------------------------------------------------
     def _decision(self, s: TzolkinState, at: list[int], val: list[float]) -> None:
@@ -220,27 +261,6 @@ class TzolkinObserver(CanvasEncoder):
             at.append(off["start_space"] + seats.index(s.sps))
             val.append(1.0)
 
-    def _draws(self, viewer: int) -> dict[tuple[str, int], Callable[[int, int, list[int], list[float]], None]]:
-        """How one item is drawn, for ``viewer``: a hole of each gear (the seats from the
-        viewer, then the dummies, one-hot; nothing when empty) and a field of each seat's
-        row ``P`` (see :func:`seat_rows`)."""
-        if not hasattr(self, "_draw_cache"):
-            self._draw_cache: dict[int, dict] = {}
-        found = self._draw_cache.get(viewer)
-        if found is None:
-            n, off = self.num_players, self.layout.offsets
-            found = {}
-            channel = {code: (code - viewer) % n for code in range(n)}
-            channel[DUMMY] = n
-            base = off["gears"]
-            for g in range(len(HOLES)):
-                found["gear", g] = gear_hole(base, n + 1, channel)
-                base += HOLES[g] * (n + 1)
-            for k in range(n):
-                found["seat", k] = seat_field(seat_rows(off, k))
-            self._draw_cache[viewer] = found
-        return found
-
     def _unfed(self, at: list[int], val: list[float], k: int, unfed: int) -> None:
         at.append(self.layout.offsets["last_unfed"] + k)
         val.append(scaled(unfed, 6))
@@ -295,13 +315,69 @@ class TzolkinObserver(CanvasEncoder):
         put_tile_flags(at, val, off["dummy_tiles"], s.dummy_tiles)
 
 
-def gear_hole(base: int, width: int, channel: dict[int, int]) -> Callable[[int, int, list[int], list[float]], None]:
-    """Draws hole ``i`` of a gear holding ``code`` (a seat, the dummy or EMPTY)."""
-    def draw(i: int, code: int, at: list[int], val: list[float]) -> None:
-        if code != EMPTY:
-            at.append(base + i * width + channel[code])
-            val.append(1.0)
-    return draw
+DECISIONS_KEPT = 4096  # pending-decision stacks remembered by an encoder
+SEAT_KEYS = tuple(("seat", k) for k in range(8))  # canvas keys of each seat's row, from the viewer
+
+
+class ViewerTables:
+    """What drawing one viewer's observation needs, worked out once: the seats in order
+    from the viewer, the offset of every gear hole (its one-hot block of seats then the
+    dummies), each occupant's place in that block, and each seat's row fields."""
+
+    __slots__ = ("seats", "holes", "channel", "rows")
+
+    def __init__(self, off: dict[str, int], n: int, viewer: int) -> None:
+        #: seat numbers in turn order from the viewer
+        self.seats: list[int] = [(viewer + k) % n for k in range(n)]
+        width = n + 1
+        holes: list[list[int]] = []
+        base = off["gears"]
+        for count in HOLES:
+            holes.append([base + i * width for i in range(count)])
+            base += count * width
+        #: per gear, per hole: where its one-hot block starts
+        self.holes: list[list[int]] = holes
+        #: per occupant code (seats 0..n-1, then DUMMY): its place in a hole's block
+        self.channel: list[int] = [(code - viewer) % n if code < n else n for code in range(DUMMY + 1)]
+        #: per seat from the viewer: its row fields (see :func:`seat_rows`)
+        self.rows: list[list[tuple[int, float, float, float, float]]] = [seat_rows(off, k) for k in range(n)]
+
+
+def draw_gears(canvas: Canvas, t: ViewerTables, gears: list[list[int]], old: list[list[int]] | None) -> None:
+    """The gears' holes, one-hot by occupant (seats from the viewer, then the dummies;
+    nothing when empty): holes whose occupant differs from ``old`` (the gears as last
+    drawn; ``None``: nothing drawn yet) are cleared and written again. A calendar turn
+    moves every occupant one hole on."""
+    at = canvas.at
+    val = canvas.val
+    channel = t.channel
+    for g, holes in enumerate(gears):
+        was = old[g] if old is not None else [EMPTY] * len(holes)
+        if was == holes:
+            continue
+        for code, before, offset in zip(holes, was, t.holes[g]):
+            if code != before:
+                if before != EMPTY:
+                    at.append(offset + channel[before])
+                    val.append(0.0)
+                if code != EMPTY:
+                    at.append(offset + channel[code])
+                    val.append(1.0)
+
+
+def draw_row(canvas: Canvas, rows: list[tuple[int, float, float, float, float]], row: list[int],
+             old: list[int] | None) -> None:
+    """A seat's row fields that differ from ``old`` (all when ``None``):
+    ``min(max((value + add) / divisor, low), high)`` at each field's offset."""
+    at = canvas.at
+    val = canvas.val
+    if old is None:
+        old = [None] * len(row)
+    for i, value in enumerate(row):
+        if value != old[i]:
+            offset, add, divisor, low, high = rows[i]
+            at.append(offset)
+            val.append(min(max((value + add) / divisor, low), high))
 
 
 def seat_rows(off: dict[str, int], k: int) -> list[tuple[int, float, float, float, float]]:
@@ -328,15 +404,6 @@ def seat_rows(off: dict[str, int], k: int) -> list[tuple[int, float, float, floa
     rows[FARM_DISC] = (off["farms"] + 2 * k + 1, 0, 3, 0.0, 1.0)
     assert sorted(rows) == list(range(NFIELDS))
     return [rows[i] for i in range(NFIELDS)]
-
-
-def seat_field(rows: list[tuple[int, float, float, float, float]]) -> Callable[[int, int, list[int], list[float]], None]:
-    """Draws field ``i`` of a player's row: ``min(max((value + add) / divisor, low), high)``."""
-    def draw(i: int, value: int, at: list[int], val: list[float]) -> None:
-        offset, add, divisor, low, high = rows[i]
-        at.append(offset)
-        val.append(min(max((value + add) / divisor, low), high))
-    return draw
 
 
 def kept_seen(s: TzolkinState, seat: int, viewer: int) -> list[int]:
