@@ -91,18 +91,23 @@ def test_an_ap_refusal_is_the_first_check_that_fails(text, rule, words):
     assert err.value.rule == rule and words in err.value.message, (err.value.rule, err.value.message)
 
 
-def test_the_hex_index_follows_the_board_even_when_a_scenario_writes_kind_directly():
+def test_the_hex_index_follows_the_board_when_a_scenario_writes_kind_and_refreshes():
+    """The engine keeps the hexes-by-kind index true through its own writes (a tile laid);
+    a scenario that writes ``kind`` directly calls ``refresh`` (the invariants say so if not)."""
     from mayagames.tikal.model import JUNGLE, LAKE
+    from mayagames.tikal.positions import refresh
     s = fresh(2)
     h = s.hexes_by_kind[JUNGLE][0]
     s.legal_actions()
-    s.kind[h] = LAKE  # a scenario may write the board directly, then reset the cache
-    s._legal = None
+    s.kind[h] = LAKE  # a scenario may write the board directly, then refresh
+    assert any("hexes-by-kind index" in p for p in s.invariants())
+    refresh(s)
     s.legal_actions()
     assert h in s.hexes_by_kind[LAKE] and h not in s.hexes_by_kind[JUNGLE]
     assert [sorted(x) for x in s.hexes_by_kind] == [
         [g for g in range(s.H) if s.kind[g] == k] for k in range(len(s.hexes_by_kind))]
+    assert s.invariants() == []
     c = s.clone()
     c.kind[h] = JUNGLE
-    c.refresh_index()
+    c.refresh()
     assert h in c.hexes_by_kind[JUNGLE] and h in s.hexes_by_kind[LAKE]  # the copy's index is its own

@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import compress, count
-from operator import ne
+from operator import is_not, ne
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -390,9 +390,13 @@ class Canvas:
             for values, (draw, fixed) in zip(lists, draws):
                 self._draw_items(values, None, draw, fixed)
         elif old != lists:
+            kept = list(old)  # the unchanged lists' copies are kept
             for j in compress(count(), map(ne, lists, old)):
                 draw, fixed = draws[j]
                 self._draw_items(lists[j], old[j], draw, fixed)
+                kept[j] = snapshot(lists[j])
+            self.keys[name] = tuple(kept)
+            return
         else:
             return
         self.keys[name] = snapshot(lists)
@@ -407,8 +411,10 @@ class Canvas:
             for i, value in enumerate(values):
                 draw(i, value, at, val)
             return
-        # the changed items' indices, found without a Python step per item
-        for i in compress(count(), map(ne, values, old)):
+        # the changed items' indices, found without a Python step per item; compared by
+        # identity (small integers are shared objects), an equal item that is another object
+        # is drawn again, giving the same entries
+        for i in compress(count(), map(is_not, values, old)):
             if not fixed:
                 cleared: list[int] = []
                 draw(i, old[i], cleared, [])
