@@ -76,6 +76,32 @@ def test_legal_exactly_when_no_check_refuses():
     assert checked > 1000
 
 
+def test_yes_no_site_checks_agree_with_the_refusals():
+    """The AP turn lists temple and ruin actions by yes/no checks that write no message
+    (issue 16); each agrees with the refusal it stands for, on every site, seat and tally."""
+    from mayagames.tikal.model import RUINS, TEMPLE
+    from mayagames.tikal.rules import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
+                                       unearth_refusal)
+    checked, seen = 0, set()
+    for i, s in enumerate(_positions(2)):
+        if i % 5:
+            continue
+        for seat in range(s.num_players):
+            for h in s.hexes_by_kind[TEMPLE]:
+                assert guardian_ok(s, seat, h) == (guardian_refusal(s, seat, h) is None)
+                seen.add(("guardian", guardian_ok(s, seat, h)))
+                for done in range(3):
+                    assert clear_ok(s, seat, h, done) == (clear_refusal(s, seat, h, done) is None)
+                    seen.add(("clear", clear_ok(s, seat, h, done)))
+                    checked += 1
+            for h in s.hexes_by_kind[RUINS]:
+                for done in range(3):
+                    assert unearth_ok(s, seat, h, done) == (unearth_refusal(s, seat, h, done) is None)
+                    seen.add(("unearth", unearth_ok(s, seat, h, done)))
+                    checked += 1
+    assert checked > 1000 and len(seen) == 6  # each check both allowed and refused somewhere
+
+
 @pytest.mark.parametrize("text,rule,words", [
     ("move explorer e4 e3", "Tikal 6: Move an EM", "crossing costs"),
     ("transfer explorer e4 e3", "Tikal 6: Move an EM between Base Camps", "only between"),

@@ -96,13 +96,15 @@ def rm_legal(s: TikalState) -> list:
     seat = s.turn
     acts: list = []
     T = tables(s.C)
-    if statuette_refusal(s, seat) is None:
-        acts += [T.take_statuette[i] for i, x in enumerate(s.next_order) if x < 0]
-    if ap_token_refusal(s, seat) is None and s.ap_display:
+    rules = s.setup_rules
+    next_order = s.next_order
+    if seat not in next_order:  # statuette_refusal(s, seat) is None, and so on
+        acts += [T.take_statuette[i] for i, x in enumerate(next_order) if x < 0]
+    if not s.rm_ap[seat] and s.ap_display:
         acts += [T.take_ap.get(v) or make(TakeAP, v) for v in sorted(set(s.ap_display))]
-    if tile_quota_refusal(s, seat) is None:
+    if s.rm_tiles[seat] < rules["tiles_each"]:
         acts += map(T.take_tile.__getitem__, s.tile_display)
-    if card_quota_refusal(s, seat) is None:
+    if s.rm_cards[seat] < rules["cards_each"]:
         acts += distinct_cards(s.display, T.take_card)
     return acts
 
@@ -610,7 +612,11 @@ def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
 
 
 def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    return clear_refusal(s, seat, h, done) is None
+    """Whether :func:`clear_refusal` allows it (the same tests, without writing a refusal)."""
+    level = s.level[h]
+    i = seat * s.H + h
+    return (s.guardian[h] < 0 and level < s.C.max_level and s.floors[level + 1] > 0
+            and done < s.C.limits["floors_per_temple"] and s.explorers[i] + s.leaders[i] > done)
 
 
 def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
@@ -625,7 +631,10 @@ def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
 
 
 def unearth_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    return unearth_refusal(s, seat, h, done) is None
+    """Whether :func:`unearth_refusal` allows it (the same tests, without writing a refusal)."""
+    i = seat * s.H + h
+    return (bool(s.ruin.get(h)) and done < s.C.limits["treasures_per_ruin"]
+            and s.explorers[i] + s.leaders[i] > done)
 
 
 def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
@@ -638,6 +647,12 @@ def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
         return GUARDIAN, ("you need the majority presence on the temple (Leader 3, Explorer 1, strictly more "
                           "than each other player)")
     return None
+
+
+def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
+    """Whether :func:`guardian_refusal` allows it (the same tests, without writing a refusal)."""
+    return (s.guardians[seat] < s.C.per_player["max_guardians"] and s.guardian[h] < 0
+            and s.majority(h) == seat)
 
 
 def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
@@ -861,14 +876,14 @@ def spend_actions(s: TikalState, f: ApTurn, acts: list) -> None:
         if h not in sites:
             continue
         if kinds[h] == TEMPLE:
-            if can_clear and clear_refusal(s, seat, h, counts.get(h, 0)) is None:
+            if can_clear and clear_ok(s, seat, h, counts.get(h, 0)):
                 acts.append(T.clear[h])
-            if can_guard and guardian_refusal(s, seat, h) is None:
+            if can_guard and guardian_ok(s, seat, h):
                 if ex[base + h]:
                     acts.append(T.guardian_explorer[h])
                 if ld[base + h]:
                     acts.append(T.guardian_leader[h])
-        elif can_dig and unearth_refusal(s, seat, h, counts.get(h, 0)) is None:
+        elif can_dig and unearth_ok(s, seat, h, counts.get(h, 0)):
             acts.append(T.unearth[h])
     if p >= cost["trade"] and can_trade(s, seat):
         acts.append(TRADE)
