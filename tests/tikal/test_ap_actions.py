@@ -205,7 +205,7 @@ def test_floor_supply_exhaustion_and_level_ten():
     with pytest.raises(IllegalAction, match="no unbuilt floor of level 9"):
         play(s, "clear e3")
     put(s, 0, "h5", explorers=2)
-    s._legal = None
+    s.refresh()  # after writing fields directly
     play(s, "clear h5")
     assert s.level[hx(s, "h5")] == 10 and s.floors[10] == 0
     with pytest.raises(IllegalAction, match="top level 10"):
@@ -220,7 +220,7 @@ def test_guardian_needs_strict_majority_and_removes_own_other_ems():
     with pytest.raises(IllegalAction, match="majority presence"):
         play(s, "guardian e3 explorer")
     put(s, 0, "e3", explorers=1)
-    s._legal = None
+    s.refresh()  # after writing fields directly
     play(s, "guardian e3 explorer")
     assert s.guardian[hx(s, "e3")] == 0 and s.guardians[0] == 1
     assert s.explorers[hx(s, "e3")] == 0 and s.removed_explorers[0] == 3
@@ -334,7 +334,7 @@ def test_guardian_costs_five_ap_and_needs_five():
     ap_turn(s, 0, 4)
     assert not any(t.startswith("guardian") for t in legal_texts(s))
     s.pending.points = 7
-    s._legal = None
+    s.refresh()  # after writing fields directly
     play(s, "guardian e3 explorer")
     assert points(s) == 2
 

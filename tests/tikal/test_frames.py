@@ -76,6 +76,32 @@ def test_legal_exactly_when_no_check_refuses():
     assert checked > 1000
 
 
+def test_yes_no_site_checks_agree_with_the_refusals():
+    """The AP turn lists temple and ruin actions by yes/no checks that write no message
+    (issue 16); each agrees with the refusal it stands for, on every site, seat and tally."""
+    from mayagames.tikal.model import RUINS, TEMPLE
+    from mayagames.tikal.rules import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
+                                       unearth_refusal)
+    checked, seen = 0, set()
+    for i, s in enumerate(_positions(2)):
+        if i % 5:
+            continue
+        for seat in range(s.num_players):
+            for h in s.hexes_by_kind[TEMPLE]:
+                assert guardian_ok(s, seat, h) == (guardian_refusal(s, seat, h) is None)
+                seen.add(("guardian", guardian_ok(s, seat, h)))
+                for done in range(3):
+                    assert clear_ok(s, seat, h, done) == (clear_refusal(s, seat, h, done) is None)
+                    seen.add(("clear", clear_ok(s, seat, h, done)))
+                    checked += 1
+            for h in s.hexes_by_kind[RUINS]:
+                for done in range(3):
+                    assert unearth_ok(s, seat, h, done) == (unearth_refusal(s, seat, h, done) is None)
+                    seen.add(("unearth", unearth_ok(s, seat, h, done)))
+                    checked += 1
+    assert checked > 1000 and len(seen) == 6  # each check both allowed and refused somewhere
+
+
 @pytest.mark.parametrize("text,rule,words", [
     ("move explorer e4 e3", "Tikal 6: Move an EM", "crossing costs"),
     ("transfer explorer e4 e3", "Tikal 6: Move an EM between Base Camps", "only between"),
@@ -91,18 +117,23 @@ def test_an_ap_refusal_is_the_first_check_that_fails(text, rule, words):
     assert err.value.rule == rule and words in err.value.message, (err.value.rule, err.value.message)
 
 
-def test_the_hex_index_follows_the_board_even_when_a_scenario_writes_kind_directly():
+def test_the_hex_index_follows_the_board_when_a_scenario_writes_kind_and_refreshes():
+    """The engine keeps the hexes-by-kind index true through its own writes (a tile laid);
+    a scenario that writes ``kind`` directly calls ``refresh`` (the invariants say so if not)."""
     from mayagames.tikal.model import JUNGLE, LAKE
+    from mayagames.tikal.positions import refresh
     s = fresh(2)
     h = s.hexes_by_kind[JUNGLE][0]
     s.legal_actions()
-    s.kind[h] = LAKE  # a scenario may write the board directly, then reset the cache
-    s._legal = None
+    s.kind[h] = LAKE  # a scenario may write the board directly, then refresh
+    assert any("hexes-by-kind index" in p for p in s.invariants())
+    refresh(s)
     s.legal_actions()
     assert h in s.hexes_by_kind[LAKE] and h not in s.hexes_by_kind[JUNGLE]
     assert [sorted(x) for x in s.hexes_by_kind] == [
         [g for g in range(s.H) if s.kind[g] == k] for k in range(len(s.hexes_by_kind))]
+    assert s.invariants() == []
     c = s.clone()
     c.kind[h] = JUNGLE
-    c.refresh_index()
+    c.refresh()
     assert h in c.hexes_by_kind[JUNGLE] and h in s.hexes_by_kind[LAKE]  # the copy's index is its own

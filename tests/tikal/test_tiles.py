@@ -81,7 +81,7 @@ def test_symbol_tile_card_without_a_free_dotted_hex_cannot_be_played():
     assert "play lake-l1" in legal_texts(s)
     for name in free_jungle(s, dotted=True):
         s.kind[hx(s, name)] = 5
-    s._legal = None
+    s.refresh()  # after writing fields directly
     assert "play lake-l1" not in legal_texts(s) and "keep lake-l1" in legal_texts(s)
     with pytest.raises(IllegalAction, match="cannot be done now"):
         play(s, "play lake-l1")

@@ -194,7 +194,8 @@ class MCTSAgent:
         a copy of the (i mod K)-th of K determinizations sampled on first use, which saves
         most of the sampling cost (the shuffles of the hidden parts) when a search runs many
         more iterations than K."""
-        determinize = view.determinizer()  # what is unseen worked out once per search
+        # what is unseen worked out once per search; piles shuffled when first read
+        determinize = view.search_determinizer()
         if not self.worlds:
             return lambda i: determinize(rng)
         pool: list[State] = []
@@ -231,8 +232,10 @@ class MCTSAgent:
         the view (step 1, :meth:`_world_sampler`); returns the tree depth reached."""
         node = root
         path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
+        # the engine's cached legal list, not a copy, where it offers one (only read here)
+        legal_of = getattr(state, "legal_cached", None) or state.legal_actions
         while (mover := state.current_player) is not None:
-            legal = legal_or_fail(state)
+            legal = legal_of() or legal_or_fail(state)
             untried = self._count_availability(node, legal)
             if untried:  # 3. expansion (at the root: the heuristic's favourite first)
                 action = self._pick_untried(untried, rng, node is root)
@@ -281,13 +284,21 @@ class MCTSAgent:
         low, span = 0.0, 1.0
         if self.normalize and self._high - self._low > 1e-9:
             low, span = self._low, self._high - self._low
-        bias = self._bias if at_root else {}
-        for action in legal:
+        log, sqrt = math.log, math.sqrt
+        bias = self._bias if at_root else None
+        if bias:  # the root's progressive bias, fading with visits
+            for action in legal:
+                child = children[action]
+                visits = child.visits
+                value = (child.value / visits - low) / span + c * sqrt(log(child.avail) / visits)
+                value += bias.get(action, 0.0) / (1 + visits)
+                if value > best_value:
+                    best_action, best_value = action, value
+            return best_action
+        for action in legal:  # the same sums without the bias
             child = children[action]
-            mean = (child.value / child.visits - low) / span
-            value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
-            if bias:
-                value += bias.get(action, 0.0) / (1 + child.visits)
+            visits = child.visits
+            value = (child.value / visits - low) / span + c * sqrt(log(child.avail) / visits)
             if value > best_value:
                 best_action, best_value = action, value
         return best_action
@@ -297,14 +308,19 @@ class MCTSAgent:
                  temperature: float) -> list[float]:
         """Uniformly random moves (``rand``: floats in [0, 1)) for ``cutoff`` plies or to the end."""
         limit = state.info.max_decisions if cutoff is None else cutoff
-        apply = state.apply_unchecked
-        # the engine's cached list, not a copy, where it offers one (only read here)
-        legal_of = getattr(state, "legal_cached", None) or state.legal_actions
-        for _ in range(limit):
-            if state.current_player is None:
-                break
-            legal = legal_of() or legal_or_fail(state)
-            apply(legal[int(rand() * len(legal))])
+        playout = getattr(state, "playout", None)
+        if playout is not None:  # the game's own loop (the same moves, fewer layers)
+            if playout(rand, limit) < limit and state.current_player is not None:
+                legal_or_fail(state)  # stopped with no legal action: an engine bug
+        else:
+            apply = state.apply_unchecked
+            # the engine's cached list, not a copy, where it offers one (only read here)
+            legal_of = getattr(state, "legal_cached", None) or state.legal_actions
+            for _ in range(limit):
+                if state.current_player is None:
+                    break
+                legal = legal_of() or legal_or_fail(state)
+                apply(legal[int(rand() * len(legal))])
         if state.current_player is None:
             return state.returns()
         return win_chances(estimate(state), temperature)

@@ -370,6 +370,14 @@ class State(ABC):
         (the same world, the same draws from ``rng``)."""
         return self.determinize
 
+    def search_determinizer(self) -> "Callable[[Rng], State]":
+        """:meth:`determinizer` for a search, which only plays its worlds (MCTS): a game
+        may leave hidden parts unshuffled until a rule first reads them, if it then shuffles
+        them with the draws they would have had. The generator must end each call where
+        ``determinize`` leaves it, and every world must play and show as that one would.
+        Default: :meth:`determinizer`."""
+        return self.determinizer()
+
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this state (of the view, for a view)."""

@@ -72,6 +72,14 @@ class Rng:
             seq[i], seq[j] = seq[j], seq[i]
         self.state = s
 
+    def skip(self, draws: int) -> None:
+        """Advance past ``draws`` draws without making them (SplitMix64 steps its state by
+        a constant: the same state as after that many draws; ``shuffle`` of ``n`` items
+        takes ``n - 1``)."""
+        if draws < 0:
+            raise ValueError("skip needs draws >= 0")
+        self.state = (self.state + draws * _GAMMA) & _MASK
+
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)
         self.shuffle(pool)

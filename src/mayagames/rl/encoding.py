@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import is_not, ne
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -177,6 +179,31 @@ class ActionCodec(ABC):
         return "\n".join(rows)
 
 
+class IdentityIndex:
+    """Integer indices of action objects by identity. The engines intern their actions
+    (a legal list holds the same objects again and again), and an identity look-up costs
+    less than hashing a frozen dataclass by its fields. Every action remembered is held,
+    so that its ``id`` cannot pass to another object while it is remembered; emptied when
+    it holds ``limit`` actions (engines that make fresh objects cannot grow it without end).
+    Only context-free indices may be remembered."""
+
+    __slots__ = ("ids", "kept", "limit")
+
+    def __init__(self, limit: int = 1 << 16) -> None:
+        #: id(action) -> its index
+        self.ids: dict[int, int] = {}
+        #: the actions remembered (held alive)
+        self.kept: list[object] = []
+        self.limit: int = limit
+
+    def remember(self, action: object, index: int) -> None:
+        if len(self.kept) >= self.limit:
+            self.ids.clear()
+            self.kept.clear()
+        self.ids[id(action)] = index
+        self.kept.append(action)
+
+
 class TableCodec(ActionCodec):
     """A context-free codec over an enumerated table of every action value of a game.
 
@@ -190,6 +217,7 @@ class TableCodec(ActionCodec):
         self.index = {action: i for i, action in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise EncodingError("the action table lists an action twice")
+        self.by_identity: IdentityIndex = IdentityIndex()
 
     @abstractmethod
     def enumerate_actions(self) -> Sequence[Action]:
@@ -211,14 +239,21 @@ class TableCodec(ActionCodec):
         return self.legal_index(state, legal)
 
     def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
-        """As :meth:`ActionCodec.legal_index`, with one table lookup per action."""
-        index = self.index
-        try:
-            table = {index[action]: action for action in legal}
-        except KeyError:
-            table = {}  # the slow path below names the action
+        """As :meth:`ActionCodec.legal_index`, with one look-up per action (by identity
+        once an action object has been seen)."""
+        by_identity = self.by_identity
+        ids = by_identity.ids
+        table: dict[int, Action] = {}
+        for action in legal:
+            index = ids.get(id(action))
+            if index is None:
+                index = self.index.get(action)
+                if index is None:
+                    return super().legal_index(view, legal)  # names the action
+                by_identity.remember(action, index)
+            table[index] = action
         if len(table) != len(legal):
-            return super().legal_index(view, legal)
+            return super().legal_index(view, legal)  # names the two actions on one index
         return table
 
     def decode(self, index: int, view: State) -> Action:
@@ -257,6 +292,10 @@ def snapshot(key: object) -> object:
     if kind is tuple:
         return tuple([snapshot(x) if type(x) is list or type(x) is tuple else x for x in key])
     return key
+
+
+#: how one item of a list is drawn: ``draw(i, value, at, val)`` appends its entries
+ItemDraw = Callable[[int, Any, list[int], list[float]], None]
 
 
 class Canvas:
@@ -329,8 +368,7 @@ class Canvas:
         self.val += entries[1]
         self.spots[name] = entries
 
-    def items(self, name: object, values: list, draw: Callable[[int, Any, list[int], list[float]], None],
-              fixed: bool = False) -> None:
+    def items(self, name: object, values: list, draw: ItemDraw, fixed: bool = False) -> None:
         """A group made of one entry set per item of the list ``values`` (items compared
         with ``==``; a list of lists is copied two levels deep):
         ``draw(i, value, at, val)`` appends item ``i``'s entries, a function of ``i`` and
@@ -338,26 +376,53 @@ class Canvas:
         item's offsets do not depend on its value (each drawing overwrites the last), else
         the old entries are cleared first."""
         old = self.keys.get(name)
+        if old == values:
+            return
+        self._draw_items(values, old, draw, fixed)
+        self.keys[name] = snapshot(values)
+
+    def item_lists(self, name: object, lists: tuple[list, ...], draws: Sequence[tuple[ItemDraw, bool]]) -> None:
+        """Several lists, each drawn item by item as by :meth:`items` (``draws[j]``: the
+        ``(draw, fixed)`` of ``lists[j]``), kept under one name: one comparison when none
+        changed, and only the lists that changed are compared item by item."""
+        old = self.keys.get(name)
+        if old is None:
+            for values, (draw, fixed) in zip(lists, draws):
+                self._draw_items(values, None, draw, fixed)
+        elif old != lists:
+            kept = list(old)  # the unchanged lists' copies are kept
+            for j in compress(count(), map(ne, lists, old)):
+                draw, fixed = draws[j]
+                self._draw_items(lists[j], old[j], draw, fixed)
+                kept[j] = snapshot(lists[j])
+            self.keys[name] = tuple(kept)
+            return
+        else:
+            return
+        self.keys[name] = snapshot(lists)
+
+    def _draw_items(self, values: list, old: list | None, draw: ItemDraw, fixed: bool) -> None:
+        """The entries of the items of ``values`` that differ from ``old`` (the list as last
+        drawn; ``None``: nothing drawn yet)."""
         at, val = self.at, self.val
         if old is None or len(old) != len(values):
             if old is not None:
                 self._clear_items(old, draw)
             for i, value in enumerate(values):
                 draw(i, value, at, val)
-        elif old != values:
-            for i, (value, was) in enumerate(zip(values, old)):
-                if value != was:
-                    if not fixed:
-                        cleared: list[int] = []
-                        draw(i, was, cleared, [])
-                        at += cleared
-                        val += [0.0] * len(cleared)
-                    draw(i, value, at, val)
-        else:
             return
-        self.keys[name] = snapshot(values)
+        # the changed items' indices, found without a Python step per item; compared by
+        # identity (small integers are shared objects), an equal item that is another object
+        # is drawn again, giving the same entries
+        for i in compress(count(), map(is_not, values, old)):
+            if not fixed:
+                cleared: list[int] = []
+                draw(i, old[i], cleared, [])
+                at += cleared
+                val += [0.0] * len(cleared)
+            draw(i, values[i], at, val)
 
-    def _clear_items(self, old: list, draw: Callable[[int, Any, list[int], list[float]], None]) -> None:
+    def _clear_items(self, old: list, draw: ItemDraw) -> None:
         cleared: list[int] = []
         for i, value in enumerate(old):
             draw(i, value, cleared, [])

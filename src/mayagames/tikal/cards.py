@@ -56,8 +56,13 @@ def pair_start(s: TikalState, seat: int, card: CardDef) -> bool:
 
 # --- cards 2, 3: Explorers from the campsite onto a Ruin with treasures --------------------
 def to_ruin_playable(s: TikalState, seat: int, card: CardDef) -> bool:
+    if s.avail_explorers[seat] <= 0:
+        return False
     ruin = s.ruin
-    return s.avail_explorers[seat] > 0 and any(ruin.get(h) for h in s.hexes_by_kind[RUINS])
+    for h in s.hexes_by_kind[RUINS]:
+        if ruin.get(h):
+            return True
+    return False
 
 
 def to_ruin_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -214,7 +219,10 @@ class TempleBaseDeployment(TikalFrame):
 def clear_playable(s: TikalState, seat: int, card: CardDef) -> bool:
     """A Temple where :func:`~.rules.clear_refusal` allows a floor (one of your EMs there first)."""
     base, ex, ld = seat * s.H, s.explorers, s.leaders
-    return any((ex[base + h] or ld[base + h]) and clear_ok(s, seat, h, 0) for h in s.hexes_by_kind[TEMPLE])
+    for h in s.hexes_by_kind[TEMPLE]:
+        if (ex[base + h] or ld[base + h]) and clear_ok(s, seat, h, 0):
+            return True
+    return False
 
 
 def clear_start(s: TikalState, seat: int, card: CardDef) -> bool:
@@ -276,9 +284,13 @@ class FloorClearing(TikalFrame):
 # --- cards 9, 10 (and the Nomad power): a Base Camp on a Clearing for free ------------------
 def camp_playable(s: TikalState, seat: int, card: CardDef | None = None) -> bool:
     """Some Clearing without a camp, and a camp to put there (what :func:`camp_actions` offers)."""
+    if not s.camps[seat] and s.C.per_player["base_camps"] <= 0:
+        return False
     camp = s.camp
-    return (any(camp[h] == -1 for h in s.hexes_by_kind[CLEARING])
-            and (len(s.camps[seat]) < s.C.per_player["base_camps"] or bool(s.camps[seat])))
+    for h in s.hexes_by_kind[CLEARING]:
+        if camp[h] == -1:
+            return True
+    return False
 
 
 def camp_start(s: TikalState, seat: int, card: CardDef) -> bool:

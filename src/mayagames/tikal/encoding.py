@@ -29,8 +29,8 @@ from . import actions as A
 from .data import DRAWN_LETTERS, SIDES, default_components
 from .frames import FRAME_CLASSES
 from .state import COMMON, KIND_NAMES, PHASE_NAMES, TikalState
-from ..rl.encoding import (ActionCodec, Canvas, CanvasEncoder, EncodingError, Field, GameEncoding, Layout,
-                           register_encoding, scaled, unknown_index)
+from ..rl.encoding import (ActionCodec, Canvas, CanvasEncoder, EncodingError, Field, GameEncoding,
+                           IdentityIndex, Layout, register_encoding, scaled, unknown_index)
 
 C = default_components()
 B = C.board
@@ -58,6 +58,9 @@ PRESTIGE_TOP = 200
 FIGURE_TOP_LIST = (30, 2, 30, 2, 30, 2)  # explorers, leaders per supply
 N_KINDS = len(KIND_NAMES)
 AP_INDEX = {v: k for k, v in enumerate(AP_VALUES)}
+FRAME_INDEX = {kind: k for k, kind in enumerate(FRAME_KINDS)}
+CONTEXT_INDEX = {ctx: k for k, ctx in enumerate(CONTEXTS)}
+STEP_INDEX = {step: k for k, step in enumerate(STEPS)}
 ONES = [1.0] * (10 * H)  # slices of it: the values of one-hot entries
 NEIGHBOUR_SIDE = {(B.neighbour[h * 6 + d], h): d for h in range(H) for d in range(6) if B.neighbour[h * 6 + d] >= 0}
 
@@ -70,7 +73,10 @@ class TikalCodec(ActionCodec):
         super().__init__(num_players)
         self.keys = tuple(self.enumerate_keys())
         self.index = {key: i for i, key in enumerate(self.keys)}
-        self._fixed: dict[Action, int] = {}  # see legal_index
+        #: the index of every action whose key does not depend on the position (see
+        #: legal_index_seat): by identity, then by value
+        self.by_identity: IdentityIndex = IdentityIndex()
+        self._fixed: dict[Action, int] = {}
 
     def enumerate_keys(self) -> list:
         n, names = self.num_players, [h.name for h in B.hexes]
@@ -117,14 +123,19 @@ class TikalCodec(ActionCodec):
     def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, remembering the index of every action whose
         key does not depend on the position (all but transfers, camps and trades)."""
-        fixed = self._fixed
+        by_identity = self.by_identity
+        ids = by_identity.ids
         table: dict[int, Action] = {}
         for action in legal:
-            index = fixed.get(action)
+            index = ids.get(id(action))
             if index is None:
-                index = self.encode_seat(action, state, seat)
-                if not isinstance(action, VIEW_DEPENDENT):
-                    fixed[action] = index
+                if isinstance(action, VIEW_DEPENDENT):
+                    index = self.encode_seat(action, state, seat)
+                else:
+                    index = self._fixed.get(action)
+                    if index is None:
+                        index = self._fixed[action] = self.encode_seat(action, state, seat)
+                    by_identity.remember(action, index)
             table[index] = action
         if len(table) != len(legal):
             return super().legal_index(state.view(seat), legal)  # names the two actions on one index
@@ -313,10 +324,7 @@ class TikalObserver(CanvasEncoder):
         seats, rel = self._seats(viewer)
         self._dense(s, viewer, canvas)
         group = canvas.group
-        items = canvas.items
-        if canvas.changed("hexes", (s.kind, s.guardian, s.camp)):
-            for name, draw in self._board_items(viewer):
-                items(name, getattr(s, name), draw)
+        canvas.item_lists("hexes", (s.kind, s.guardian, s.camp), self._board_items(viewer))
         group("ruin", (s.masks, tuple(s.ruin), tuple(map(len, s.ruin.values()))), lambda a, v: self._ruins(s, a, v))
         group("round", (s.phase, s.round, s.turn, s.order, s.next_order, s.passed, s.scoring_kind,
                         s.scoring_queue, s.setup_rules["rounds"]),
@@ -327,14 +335,13 @@ class TikalObserver(CanvasEncoder):
         group("ap", (s.ap_display, s.ap_used, len(s.bag), len(s.ap_removed)), lambda a, v: self._ap(s, a, v))
         group("tiles", (s.tile_display, tuple(map(len, s.piles.values())), s.symbol_supply),
               lambda a, v: self._tiles(s, a, v))
-        # every seat's campsite: its per-seat lists item by item (when any changed), its tiles
-        # and its cards keyed by the whole per-seat lists they read
-        if canvas.changed("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
+        # every seat's campsite: its per-seat lists item by item (only the lists that
+        # changed), its tiles and its cards keyed by the whole per-seat lists they read
+        canvas.item_lists("campsites", (s.pp, s.ap_token, s.avail_explorers, s.avail_leaders,
                                         s.unavail_explorers, s.unavail_leaders, s.removed_explorers,
                                         s.removed_leaders, s.camps, s.guardians, s.museum, s.director,
-                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards)):
-            for name, draw, fixed in self._campsite_items(viewer, s.setup_rules):
-                items(name, getattr(s, name), draw, fixed)
+                                        s.power_used, s.rm_ap, s.rm_tiles, s.rm_cards),
+                          self._campsite_items(viewer, s.setup_rules))
         group("campsite_tiles", s.camp_tiles,
               lambda a, v: [self._campsite_tiles(s, a, v, k, seat) for k, seat in enumerate(seats)])
         group("campsite_cards", (s.right, s.left, s.down),
@@ -368,7 +375,8 @@ class TikalObserver(CanvasEncoder):
         for each viewer (see :meth:`_dense`)."""
         n, lay = self.num_players, self.layout
         self._off = lay.offsets
-        self._dense_draw: dict[int, list[tuple[str, Callable]]] = {}
+        self._frame_off = FrameOffsets(lay.offsets)
+        self._dense_draw: dict[int, list[tuple[Callable, bool]]] = {}
         for viewer in range(n):
             draws = []
             for name, field, divisor, clip in (("level", "temple_level", C.max_level, False),
@@ -379,20 +387,16 @@ class TikalObserver(CanvasEncoder):
                     target = [start + ((seat - viewer) % n) * H + h for seat in range(n) for h in range(H)]
                 else:
                     target = [start + i for i in range(lay.slice(field).stop - start)]
-                draws.append((name, dense_item(target, divisor, clip)))
+                draws.append((dense_item(target, divisor, clip), True))
             self._dense_draw[viewer] = draws
 
     def _dense(self, s: TikalState, viewer: int, canvas: Canvas) -> None:
         """The dense integer board fields (temple level / max level; explorers / 10 and
         leaders / 2, clipped at 1; edge cost / 4 and tokens / 2, clipped at 1): only the
         items that changed are written."""
-        if not canvas.changed("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens)):
-            return  # (one comparison for the five lists)
-        items = canvas.items
-        for name, draw in self._dense_draw[viewer]:
-            items(name, getattr(s, name), draw, fixed=True)
+        canvas.item_lists("dense", (s.level, s.explorers, s.leaders, s.cost, s.tokens), self._dense_draw[viewer])
 
-    def _board_items(self, viewer: int) -> list[tuple[str, Callable]]:
+    def _board_items(self, viewer: int) -> list[tuple[Callable, bool]]:
         """Per hex, drawn item by item: its kind (one-hot), its Guardian's seat from the
         viewer (one-hot), its camp (the Common Base Camp, then one-hot seat owning it)."""
         if not hasattr(self, "_board_draws"):
@@ -486,7 +490,7 @@ class TikalObserver(CanvasEncoder):
         at += [o + t for t in s.symbol_supply]
         val += ONES[:len(s.symbol_supply)]
 
-    def _campsite_items(self, viewer: int, rules: dict) -> list[tuple[str, Callable, bool]]:
+    def _campsite_items(self, viewer: int, rules: dict) -> list[tuple[Callable, bool]]:
         """Every seat's campsite (seats from ``viewer``) as per-seat lists of the state, each
         drawn item by item (``Canvas.items``): (list name, how seat ``i``'s value is
         drawn, whether its offsets are fixed). Prestige / 200, AP token / its top value,
@@ -516,38 +520,73 @@ class TikalObserver(CanvasEncoder):
         put_card_counts(at, val, off["cards_down"] + k * width, [c for c in right + left if s.down[c]])
 
     def _frame(self, s: TikalState, at: list[int], val: list[float], rel: dict[int, int]) -> None:
-        off = self._offsets()
-        if not s.stack:
+        """The open sub-decision: its kind, the kinds of every open one, its context and
+        step, its numbers, what it is about, a trade's giver and treasure, its per-hex
+        counts (zeros are left out: the canvas clears the last drawing's entries)."""
+        stack = s.stack
+        if not stack:
             return
-        f = s.stack[-1]
-        at += (off["frame_kind"] + FRAME_KINDS.index(f.kind),
-               off["frame_context"] + known(CONTEXTS, f.ctx, "context"),
-               off["frame_step"] + known(STEPS, f.step, "step"))
+        f = stack[-1]
+        o = self._frame_off
+        kind = FRAME_INDEX[f.kind]
+        ctx = CONTEXT_INDEX.get(f.ctx)
+        step = STEP_INDEX.get(f.step)
+        if ctx is None or step is None:
+            known(CONTEXTS, f.ctx, "context")  # raises, naming what the encoding lacks
+            known(STEPS, f.step, "step")
+        at += (o.kind + kind, o.context + ctx, o.step + step)
         val += (1.0, 1.0, 1.0)
-        stack = sorted({FRAME_KINDS.index(fr.kind) for fr in s.stack})
-        at += [off["frame_stack"] + k for k in stack]
-        val += ONES[:len(stack)]
-        initial = f.initial
-        o = off["frame_numbers"]
-        at += (o, o + 1, o + 2)
-        val += (scaled(f.points, 13), scaled(f.left, 4), scaled(initial, 4))
+        if len(stack) == 1:
+            at.append(o.stack + kind)
+            val.append(1.0)
+        else:
+            kinds = sorted({FRAME_INDEX[fr.kind] for fr in stack})
+            at += [o.stack + k for k in kinds]
+            val += ONES[:len(kinds)]
+        numbers = (scaled(f.points, 13), scaled(f.left, 4), scaled(f.initial, 4))
+        for j, x in enumerate(numbers):
+            if x:
+                at.append(o.numbers + j)
+                val.append(x)
         hexes, tiles, edges, cards = f.targets()
-        for name, targets in (("frame_hex", hexes), ("frame_tile", tiles), ("frame_edge", edges),
-                              ("frame_card", [CARD_OF_ID[c] for c in cards])):
-            at += [off[name] + x for x in targets]
-            val += ONES[:len(targets)]
+        for base, targets in ((o.hex, hexes), (o.tile, tiles), (o.edge, edges)):
+            if targets:
+                at += [base + x for x in targets]
+                val += ONES[:len(targets)]
+        if cards:
+            at += [o.card + CARD_OF_ID[c] for c in cards]
+            val += ONES[:len(cards)]
         if f.kind == "trade" and f.step == "give":
-            player, treasure = f.from_player, f.treasure
-            o = off["frame_trade"]
-            at += (o + rel[player], o + self.num_players + treasure)
+            at += (o.trade + rel[f.from_player], o.trade + self.num_players + f.treasure)
             val += (1.0, 1.0)
-        o = off["frame_counts"]
-        for h, count in f.counts.items():
-            at.append(o + h)
-            val.append(scaled(count, 2))
+        counts = f.counts
+        if counts:
+            for h, count in counts.items():
+                at.append(o.counts + h)
+                val.append(scaled(count, 2))
 
 
-def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[str, Callable]]:
+class FrameOffsets:
+    """Where each field of the open sub-decision starts (read at every observation)."""
+
+    __slots__ = ("kind", "stack", "context", "step", "numbers", "hex", "tile", "edge", "card", "trade",
+                 "counts")
+
+    def __init__(self, off: dict[str, int]) -> None:
+        self.kind: int = off["frame_kind"]
+        self.stack: int = off["frame_stack"]
+        self.context: int = off["frame_context"]
+        self.step: int = off["frame_step"]
+        self.numbers: int = off["frame_numbers"]
+        self.hex: int = off["frame_hex"]
+        self.tile: int = off["frame_tile"]
+        self.edge: int = off["frame_edge"]
+        self.card: int = off["frame_card"]
+        self.trade: int = off["frame_trade"]
+        self.counts: int = off["frame_counts"]
+
+
+def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[Callable, bool]]:
     """See :meth:`TikalObserver._board_items`."""
     def kind(h: int, k: int, at: list[int], val: list[float]) -> None:
         at.append(off["hex_kind"] + h * N_KINDS + k)
@@ -562,7 +601,7 @@ def board_items(off: dict[str, int], rel: dict[int, int], n: int) -> list[tuple[
         if c != -1:
             at.append(off["camp"] + h * (n + 1) + (0 if c == COMMON else 1 + rel[c]))
             val.append(1.0)
-    return [("kind", kind), ("guardian", guardian), ("camp", camp)]
+    return [(kind, False), (guardian, False), (camp, False)]  # s.kind, s.guardian, s.camp
 
 
 def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
@@ -605,7 +644,7 @@ def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
 
     figures = ("avail_explorers", "avail_leaders", "unavail_explorers", "unavail_leaders",
                "removed_explorers", "removed_leaders")
-    return [
+    rows = [
         ("pp", scalar("prestige", 1, 0, lambda v: scaled(v, PRESTIGE_TOP)), True),
         ("ap_token", scalar("campsite_ap", 1, 0, lambda v: v / top_ap), True),
         *((name, figure(j, top), False) for j, (name, top) in enumerate(zip(figures, FIGURE_TOP_LIST))),
@@ -618,6 +657,15 @@ def campsite_items(off: dict[str, int], rel: dict[int, int], tiles_each: int,
         ("rm_tiles", scalar("management", 3, 1, lambda v: scaled(v, tiles_each)), True),
         ("rm_cards", scalar("management", 3, 2, lambda v: scaled(v, cards_each)), True),
     ]
+    assert tuple(name for name, _, _ in rows) == CAMPSITE_LISTS
+    return [(draw, fixed) for _, draw, fixed in rows]
+
+
+#: the per-seat lists of the state that every seat's campsite is drawn from, in the order
+#: of :func:`campsite_items` (and of the tuple :meth:`TikalObserver.paint` hands the canvas)
+CAMPSITE_LISTS = ("pp", "ap_token", "avail_explorers", "avail_leaders", "unavail_explorers", "unavail_leaders",
+                  "removed_explorers", "removed_leaders", "camps", "guardians", "museum", "director",
+                  "power_used", "rm_ap", "rm_tiles", "rm_cards")
 
 
 def dense_item(target: list[int], divisor: float, clip: bool) -> Callable[[int, int, list[int], list[float]], None]:

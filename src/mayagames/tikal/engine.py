@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 
 def legal_actions(s: "TikalState") -> list:
-    s.refresh_index()
     if s.stack:
         return s.stack[-1].legal_actions(s)
     if s.phase == ROUND_MANAGEMENT:
@@ -180,7 +179,6 @@ def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
     found = unwritable(s, a)
     if found is not None:
         return found
-    s.refresh_index()
     try:
         for name in ("hex", "from_hex", "to_hex"):
             value = getattr(a, name, "")

@@ -11,6 +11,11 @@ conservation laws (``state.invariants()``) keep holding::
     put(s, 0, "c4", explorers=2, leaders=1)  # red figures there
     raise_temple(s, "c4", 5)                 # clear floors up to level 5
     ap_turn(s, 0, 10)                        # red now spends 10 AP (an AP-token activation)
+
+Every helper keeps what the engine derives from the fields (the hexes-by-kind index, the
+cached legal actions, an AP turn's kept lists) true by calling :func:`refresh`. A scenario
+that writes fields directly (``s.kind[h] = LAKE``, ``s.explorers[i] += 1``,
+``s.pending.points = 7``) calls ``refresh(s)`` afterwards, as Tzolk'in's ``positions.refresh``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,13 @@ def fresh(players: int = 2, seed: int = 0, **options: Any) -> TikalState:
     """A new game with default options (overridden by keyword)."""
     from . import INFO
     return new_tikal_game(players, seed, INFO.resolve_options(options))
+
+
+def refresh(s: TikalState) -> TikalState:
+    """Re-derive the hex index and drop the cached legal actions after editing a state
+    (:meth:`TikalState.refresh`)."""
+    s.refresh()
+    return s
 
 
 def hx(s: TikalState, name: str) -> int:
@@ -48,7 +60,7 @@ def lay_tile(s: TikalState, hex_name: str, tile_id: str, rotation: int = 0) -> i
         raise ValueError(f"{hex_name} is not Jungle")
     _take_tile(s, t)
     place_tile(s, t, h, rotation)
-    s._legal = None
+    refresh(s)
     return h
 
 
@@ -71,7 +83,7 @@ def put(s: TikalState, seat: int, hex_name: str, explorers: int = 0, leaders: in
             raise ValueError("no leader left")
         src[seat] -= 1
         s.leaders[seat * s.H + h] += 1
-    s._legal = None
+    refresh(s)
 
 
 def raise_temple(s: TikalState, hex_name: str, level: int) -> None:
@@ -80,6 +92,7 @@ def raise_temple(s: TikalState, hex_name: str, level: int) -> None:
     while s.level[h] < level:
         s.level[h] += 1
         s.floors[s.level[h]] -= 1
+    refresh(s)
 
 
 def give_treasures(s: TikalState, seat: int, counts: dict[str, int]) -> None:
@@ -97,6 +110,7 @@ def give_treasures(s: TikalState, seat: int, counts: dict[str, int]) -> None:
             else:
                 raise ValueError(f"no {name} left")
             s.museum[seat * T + t] += 1
+    refresh(s)
 
 
 def give_card(s: TikalState, seat: int, name: str, kept: bool = False) -> int:
@@ -106,7 +120,7 @@ def give_card(s: TikalState, seat: int, name: str, kept: bool = False) -> int:
             if s.C.cards[c].name == name:
                 place.remove(c)
                 (s.left if kept else s.right)[seat].append(c)
-                s._legal = None
+                refresh(s)
                 return c
     raise ValueError(f"no card {name} available")
 
@@ -115,12 +129,13 @@ def give_tile(s: TikalState, seat: int, tile_id: str) -> int:
     t = s.C.tile_index[tile_id]
     _take_tile(s, t)
     s.camp_tiles[seat].append(t)
-    s._legal = None
+    refresh(s)
     return t
 
 
 def give_camp(s: TikalState, seat: int, hex_name: str) -> None:
     set_camp(s, seat, hx(s, hex_name), -1)
+    refresh(s)
 
 
 def action_phase(s: TikalState, seat: int, ap_tokens: dict[int, int] | None = None) -> TikalState:
@@ -141,7 +156,7 @@ def action_phase(s: TikalState, seat: int, ap_tokens: dict[int, int] | None = No
     s.passed = [False] * n
     s.turn = seat
     s.stack = []
-    s._legal = None
+    refresh(s)
     return s
 
 
@@ -152,7 +167,7 @@ def ap_turn(s: TikalState, seat: int, points: int, ctx: str = "token") -> ApTurn
     s.turn = seat
     frame = ApTurn(seat, ctx, points, ends_turn=ctx in ("token", "moves"))
     s.stack.append(frame)
-    s._legal = None
+    refresh(s)
     return frame
 
 
@@ -180,7 +195,7 @@ def random_moves(s: TikalState, n: int, seed: int = 0) -> TikalState:
 def print_stones(s: TikalState, hex_name: str, stones: tuple[int, ...] | list[int]) -> None:
     """Override the printed Trail Stones of a hex (board orientation, sides ne e se sw w nw)."""
     s._print_stones(hx(s, hex_name), tuple(stones))
-    s._legal = None
+    refresh(s)
 
 
 def edge_cost(s: TikalState, a: str, b: str) -> int:
@@ -191,10 +206,10 @@ def strip_board(s: TikalState) -> TikalState:
     """Zero every printed Trail Stone (tests then print exactly the stones they need)."""
     for h in range(s.H):
         s._print_stones(h, (0,) * 6)
-    s._legal = None
+    refresh(s)
     return s
 
 
-__all__ = ["fresh", "hx", "lay_tile", "free_jungle", "put", "raise_temple", "give_treasures", "give_card",
+__all__ = ["fresh", "refresh", "hx", "lay_tile", "free_jungle", "put", "raise_temple", "give_treasures", "give_card",
            "give_tile", "give_camp", "action_phase", "ap_turn", "play", "legal_texts", "random_moves",
            "print_stones", "edge_cost", "strip_board"]

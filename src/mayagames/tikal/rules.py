@@ -97,13 +97,15 @@ def rm_legal(s: TikalState) -> list:
     seat = s.turn
     acts: list = []
     T = tables(s.C)
-    if statuette_refusal(s, seat) is None:
-        acts += [T.take_statuette[i] for i, x in enumerate(s.next_order) if x < 0]
-    if ap_token_refusal(s, seat) is None and s.ap_display:
+    rules = s.setup_rules
+    next_order = s.next_order
+    if seat not in next_order:  # statuette_refusal(s, seat) is None, and so on
+        acts += [T.take_statuette[i] for i, x in enumerate(next_order) if x < 0]
+    if not s.rm_ap[seat] and s.ap_display:
         acts += [T.take_ap.get(v) or make(TakeAP, v) for v in sorted(set(s.ap_display))]
-    if tile_quota_refusal(s, seat) is None:
+    if s.rm_tiles[seat] < rules["tiles_each"]:
         acts += map(T.take_tile.__getitem__, s.tile_display)
-    if card_quota_refusal(s, seat) is None:
+    if s.rm_cards[seat] < rules["cards_each"]:
         acts += distinct_cards(s.display, T.take_card)
     return acts
 
@@ -263,7 +265,6 @@ def any_free_hex(s: TikalState, dotted: bool) -> bool:
 
 def place_from_campsite(s: TikalState, seat: int, t: int) -> None:
     """Rule 7: choose a Jungle hex and a rotation; with no free hex the tile is discarded (A18)."""
-    s.refresh_index()
     if not any_free_hex(s, dotted=False):
         s.camp_tiles[seat].remove(t)
         s.tiles_out.append(t)
@@ -435,8 +436,8 @@ class ActionTables:
         self.undotted = tuple(not h.dotted for h in B.hexes)
         self.stones: dict[tuple[int, int], tuple[int, ...]] = {}  # (tile, turns) -> its stones per board side
         self.recruit_explorer, self.recruit_leader = make(Recruit, EXPLORER), make(Recruit, LEADER)
-        self.transfer: dict[tuple[int, int], list] = {}  # (figure 0/1, from) -> row by destination
-        self.camp: dict[int, list] = {}  # moved camp (-1: from the reserve) -> row by hex
+        self.transfer: dict[tuple[int, int], list] = {}  # (figure 0/1, from) -> row by destination (None: not made yet)
+        self.camp: dict[int, list] = {}  # moved camp (-1: from the reserve) -> row by hex (None: not made yet)
         self.stone_hexes: dict[int, list] = {}  # moving edge -> At actions of hexes with another edge
         self.rotations: dict[int, list] = {}  # tile -> Rotate actions of its distinct rotations
         # per card id: keep, (play, play kept), (use, use kept)
@@ -460,21 +461,26 @@ class ActionTables:
         self.take_ap = {v: make(TakeAP, v) for v in C.ap_tokens}
         self.take_statuette = [make(TakeStatuette, i + 1) for i in range(8)]
 
-    def transfer_row(self, fig: int, a: int) -> list:
-        """``transfer FIGURE a b`` for every hex b (``fig`` 0: Explorer, 1: Leader)."""
+    def transfer_action(self, fig: int, a: int, b: int) -> Transfer:
+        """``transfer FIGURE a b`` (``fig`` 0: Explorer, 1: Leader), made on first use: a row
+        per origin, filled only where asked (a whole row cost more than the listings it served)."""
         row = self.transfer.get((fig, a))
         if row is None:
-            figure = LEADER if fig else EXPLORER
-            row = self.transfer[(fig, a)] = [make(Transfer, figure, self.names[a], b) for b in self.names]
-        return row
+            row = self.transfer[(fig, a)] = [None] * len(self.names)
+        action = row[b]
+        if action is None:
+            action = row[b] = make(Transfer, LEADER if fig else EXPLORER, self.names[a], self.names[b])
+        return action
 
-    def camp_row(self, source: int) -> list:
-        """``camp HEX [from source]`` for every hex (``source`` -1: from the reserve)."""
+    def camp_action(self, source: int, h: int) -> Camp:
+        """``camp HEX [from source]`` (``source`` -1: from the reserve), made on first use."""
         row = self.camp.get(source)
         if row is None:
-            src = self.names[source] if source >= 0 else ""
-            row = self.camp[source] = [make(Camp, h, src) for h in self.names]
-        return row
+            row = self.camp[source] = [None] * len(self.names)
+        action = row[h]
+        if action is None:
+            action = row[h] = make(Camp, self.names[h], self.names[source] if source >= 0 else "")
+        return action
 
 
 _TABLES: dict[int, tuple[Any, ActionTables]] = {}
@@ -566,11 +572,13 @@ def transfer_actions(s: TikalState, seat: int, acts: list) -> None:
     base, ex, ld = seat * s.H, s.explorers, s.leaders
     for a in camps:
         if ex[base + a]:
-            row = T.transfer_row(0, a)
-            acts += [row[b] for b in camps if b != a]
+            for b in camps:
+                if b != a:
+                    acts.append(T.transfer_action(0, a, b))
         if ld[base + a]:
-            row = T.transfer_row(1, a)
-            acts += [row[b] for b in camps if b != a]
+            for b in camps:
+                if b != a:
+                    acts.append(T.transfer_action(1, a, b))
 
 
 def camp_actions(s: TikalState, seat: int, acts: list) -> None:
@@ -582,14 +590,9 @@ def camp_actions(s: TikalState, seat: int, acts: list) -> None:
     reserve = s.C.per_player["base_camps"] - len(s.camps[seat])
     sources = [-1] if reserve > 0 else s.camps[seat]
     T = tables(s.C)
-    if len(sources) == 1:
-        row = T.camp_row(sources[0])
-        acts += map(row.__getitem__, targets)
-        return
-    rows = [T.camp_row(src) for src in sources]
-    for t in targets:
-        for row in rows:
-            acts.append(row[t])
+    for h in targets:
+        for src in sources:
+            acts.append(T.camp_action(src, h))
 
 
 def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
@@ -610,7 +613,11 @@ def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
 
 
 def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    return clear_refusal(s, seat, h, done) is None
+    """Whether :func:`clear_refusal` allows it (the same tests, without writing a refusal)."""
+    level = s.level[h]
+    i = seat * s.H + h
+    return (s.guardian[h] < 0 and level < s.C.max_level and s.floors[level + 1] > 0
+            and done < s.C.limits["floors_per_temple"] and s.explorers[i] + s.leaders[i] > done)
 
 
 def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
@@ -625,7 +632,10 @@ def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
 
 
 def unearth_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
-    return unearth_refusal(s, seat, h, done) is None
+    """Whether :func:`unearth_refusal` allows it (the same tests, without writing a refusal)."""
+    i = seat * s.H + h
+    return (bool(s.ruin.get(h)) and done < s.C.limits["treasures_per_ruin"]
+            and s.explorers[i] + s.leaders[i] > done)
 
 
 def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
@@ -638,6 +648,12 @@ def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
         return GUARDIAN, ("you need the majority presence on the temple (Leader 3, Explorer 1, strictly more "
                           "than each other player)")
     return None
+
+
+def guardian_ok(s: TikalState, seat: int, h: int) -> bool:
+    """Whether :func:`guardian_refusal` allows it (the same tests, without writing a refusal)."""
+    return (s.guardians[seat] < s.C.per_player["max_guardians"] and s.guardian[h] < 0
+            and s.majority(h) == seat)
 
 
 def trade_takes(s: TikalState, seat: int, merchant: bool = False) -> list:
@@ -862,14 +878,14 @@ def spend_actions(s: TikalState, f: ApTurn, acts: list) -> None:
         if h not in sites:
             continue
         if kinds[h] == TEMPLE:
-            if can_clear and clear_refusal(s, seat, h, counts.get(h, 0)) is None:
+            if can_clear and clear_ok(s, seat, h, counts.get(h, 0)):
                 acts.append(T.clear[h])
-            if can_guard and guardian_refusal(s, seat, h) is None:
+            if can_guard and guardian_ok(s, seat, h):
                 if ex[base + h]:
                     acts.append(T.guardian_explorer[h])
                 if ld[base + h]:
                     acts.append(T.guardian_leader[h])
-        elif can_dig and unearth_refusal(s, seat, h, counts.get(h, 0)) is None:
+        elif can_dig and unearth_ok(s, seat, h, counts.get(h, 0)):
             acts.append(T.unearth[h])
     if p >= cost["trade"] and can_trade(s, seat):
         acts.append(TRADE)
@@ -1128,7 +1144,6 @@ def distinct_rotations(s: TikalState, t: int) -> list[int]:
 def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
     """Lay tile ``t`` on hex ``h``; EMs and tokens there end up on it (rule 7)."""
     tile = s.C.tiles[t]
-    s.refresh_index()  # (a scenario may have written ``kind`` since the last legal actions)
     was = s.kind[h]
     s.kind[h] = KIND_OF_TYPE[tile.type]
     s.tile_on[h] = t

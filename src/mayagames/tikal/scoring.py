@@ -31,28 +31,37 @@ def TREASURE_SET_VALUE(s: TikalState, n: int) -> int:
 
 
 def majority_hexes(s: TikalState, seat: int, kind: int) -> list[int]:
-    """Hexes of ``kind`` where ``seat`` has the majority."""
-    return [h for h in range(s.H) if s.kind[h] == kind and s.majority(h) == seat]
+    """Hexes of ``kind`` where ``seat`` has the majority (ascending; a majority needs one
+    of the seat's EMs there, so only those hexes are weighed)."""
+    base = seat * s.H
+    ex = s.explorers
+    ld = s.leaders
+    majority = s.majority
+    return [h for h in s.hexes_by_kind[kind] if (ex[base + h] or ld[base + h]) and majority(h) == seat]
 
 
 def controlled_temple_levels(s: TikalState, seat: int, guardians: bool = True) -> list[int]:
     """Levels of the temples ``seat`` controls (majority, or Guardian when ``guardians``)."""
     levels = []
-    for h in range(s.H):
-        if s.kind[h] != TEMPLE:
-            continue
-        g = s.guardian[h]
+    base = seat * s.H
+    ex = s.explorers
+    ld = s.leaders
+    guardian = s.guardian
+    for h in s.hexes_by_kind[TEMPLE]:
+        g = guardian[h]
         if g >= 0:
             if guardians and g == seat:
                 levels.append(s.level[h])
-        elif s.majority(h) == seat:
+        elif (ex[base + h] or ld[base + h]) and s.majority(h) == seat:
             levels.append(s.level[h])
     return levels
 
 
 def treasure_points(s: TikalState, seat: int) -> int:
     T = len(s.C.treasure_types)
-    return sum(TREASURE_SET_VALUE(s, n) for n in s.museum[seat * T:(seat + 1) * T])
+    values = s.C.set_values
+    last = len(values) - 1  # :func:`TREASURE_SET_VALUE`, inlined
+    return sum([values[n if n < last else last] for n in s.museum[seat * T:(seat + 1) * T]])
 
 
 def score_breakdown(s: TikalState, seat: int) -> dict[str, Any]:

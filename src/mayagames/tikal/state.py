@@ -41,8 +41,8 @@ class TikalState(State):
 
     # never mutated in place: the legal-action cache is replaced (and handed out as a
     # copy), the setup rules are component data, a scoring's entries are written once
-    # (the list itself is copied), the hex index (a frozenset and a snapshot of `kind`) is replaced
-    shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring", "_kind_seen", "temples_and_ruins")
+    # (the list itself is copied), the hex index (tuples and a frozenset) is replaced
+    shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring", "hexes_by_kind", "temples_and_ruins")
 
     # --- construction -----------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any],
@@ -91,32 +91,37 @@ class TikalState(State):
             self._print_stones(pre.hex, pre.stones)
         self._index_kinds()
 
+    def refresh(self) -> None:
+        """Bring what the engine keeps about the position up to date after fields were
+        written directly (a scenario, a test): the hexes-by-kind index is re-derived from
+        ``kind`` and the cached legal actions (with an AP turn's kept lists) are dropped.
+
+        The engine keeps both true through its own writes (only :func:`.rules.place_tile`
+        changes ``kind``, and it updates the index), so it never compares ``kind`` with the
+        index on its own; the position helpers (:mod:`.positions`) call this themselves."""
+        self._index_kinds()
+        self._legal = None
+
     def refresh_index(self) -> None:
-        """Re-derive the hexes-by-kind index if ``kind`` changed behind its back (a scenario
-        that writes ``kind`` directly): the engine calls it before it lists legal actions or explains
-        a refusal, and before a tile changes the board."""
-        if self.kind != self._kind_seen:
-            self._index_kinds()
+        """Re-derive the hexes-by-kind index from ``kind`` (:meth:`refresh` does it too)."""
+        self._index_kinds()
 
     def _index_kinds(self) -> None:
         """Derive the hexes of each kind from ``kind`` (call after a hex changes kind).
 
         ``hexes_by_kind[k]``: the hexes of kind k, ascending; ``temples_and_ruins``: the
-        sites of the temple and ruin AP actions. Both immutable (shared by copies);
-        ``_kind_seen``: the ``kind`` they were derived from (replaced, never mutated)."""
-        self._kind_seen = self.kind[:]
+        sites of the temple and ruin AP actions. Both immutable (shared by copies)."""
         by_kind: list[list[int]] = [[] for _ in KIND_NAMES]
         for h, k in enumerate(self.kind):
             by_kind[k].append(h)
-        self.hexes_by_kind = tuple(tuple(hexes) for hexes in by_kind)
-        self.temples_and_ruins = frozenset(by_kind[TEMPLE] + by_kind[RUINS])
+        self.hexes_by_kind: tuple[tuple[int, ...], ...] = tuple(tuple(hexes) for hexes in by_kind)
+        self.temples_and_ruins: frozenset[int] = frozenset(by_kind[TEMPLE] + by_kind[RUINS])
 
     def _reindex_hex(self, h: int, was: int) -> None:
         """Hex ``h`` changed from kind ``was`` to ``kind[h]``: update the index (a tile laid)."""
         k = self.kind[h]
         if k == was:
             return
-        self._kind_seen = self.kind[:]
         by_kind = list(self.hexes_by_kind)
         left = list(by_kind[was])
         left.remove(h)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .components import CATEGORIES, DATA
+from .deferred import AGE_1, deal_deferred
 from .effects import gain_corn
 from .model import (CORN, CTILES, EMPTY, FARM_DISC, FARM_FREE, FOOD_AGE, FOOD_KIND, GOLD,
                      INSTANCE_TYPE, SKULL, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_TOP,
@@ -52,6 +53,8 @@ def change_age(s: "TzolkinState") -> None:
         if inst != EMPTY:
             s.building_box.append(inst)
             s.display[slot] = EMPTY
+    if s.deferred is not None:
+        deal_deferred(s, AGE_1)      # a search's world: the stack's order, as drawn
     s.building_box.extend(s.stacks[0])
     s.stacks[0] = []
     s.age = 2
@@ -60,6 +63,8 @@ def change_age(s: "TzolkinState") -> None:
 
 def refill_display(s: "TzolkinState") -> None:
     """Fill empty building spaces from the current age's stack (blank when it is empty)."""
+    if s.deferred is not None:
+        deal_deferred(s, s.age - 1)  # a search's world shuffles the stack when it is drawn
     stack = s.stacks[s.age - 1]
     for slot, inst in enumerate(s.display):
         if inst == EMPTY and stack:

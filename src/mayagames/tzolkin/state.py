@@ -20,9 +20,16 @@ from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
+from .deferred import AGE_1, AGE_2, MONUMENTS, TILES, Deferred, Shuffle, deal_all, deal_unshuffled, piles
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 from .rules import pick_options, scan_picks, worker_keys
+
+
+def hidden_places(kind: int, view: "TzolkinState") -> tuple[tuple[int, ...], ...]:
+    """Per list a shuffle of ``kind`` fills (:func:`.deferred.piles`), the places of the
+    items the viewer cannot see."""
+    return tuple(tuple(i for i, item in enumerate(pile) if item == HIDDEN) for pile in piles(view, kind))
 
 
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
@@ -35,7 +42,7 @@ class TzolkinState(State):
     info: ClassVar[GameInfo]
     # never mutated in place: the legal-action cache and the last Food Day's unfed
     # counts are replaced, and the cache is handed out as a copy
-    shared_on_clone = ("options", "legal", "last_unfed")
+    shared_on_clone = ("options", "legal", "last_unfed", "deferred")
 
     # --- creation ---------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
@@ -79,6 +86,8 @@ class TzolkinState(State):
         self.dummies = 0
         self._place_dummies(setup["dummies"])
         self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
+        # shuffles a search's world still owes (.deferred; never in a game or a view)
+        self.deferred: Deferred | None = None
         frames.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
@@ -165,6 +174,28 @@ class TzolkinState(State):
                 return
         settle(self)
 
+    def playout(self, rand: Callable[[], float], plies: int) -> int:
+        """Up to ``plies`` uniformly random decisions (``rand``: floats in [0, 1); each
+        picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
+        :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves);
+        returns the decisions made (fewer when the game ends, or has no legal action)."""
+        for done in range(plies):
+            if self.phase == OVER:
+                return done
+            legal = self.legal
+            if legal is None:
+                legal = self.legal_cached()
+            if not legal:
+                return done            # an engine bug: the caller reports it
+            self.stack[-1].apply(self, legal[int(rand() * len(legal))])
+            if self.phase != OVER:
+                top = self.stack[-1]
+                if not top.auto:
+                    self.legal = top.legal_actions(self)
+                    continue
+            settle(self)
+        return plies
+
     def explain_illegal(self, action: Any) -> IllegalAction:
         bad = unwritable(self, action)
         if bad is not None:
@@ -208,6 +239,8 @@ class TzolkinState(State):
         unrevealed draft choice, undealt tiles left in the box, the order and identity of
         the building stacks, the box of buildings and of monuments, the generator and the
         seed (from which the whole setup could be rebuilt)."""
+        if self.deferred is not None:
+            deal_all(self)             # a search's world: what it shows is what it plays
         v = self.clone()
         v.viewer = seat
         v.rng = Rng(0)
@@ -239,6 +272,46 @@ class TzolkinState(State):
         seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
         monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
         return _sampler(self, tiles, buildings, monuments)
+
+    def search_determinizer(self) -> Any:
+        """:meth:`determinizer` for a search, which plays its worlds and looks at nothing
+        else: the same draws from the generator and the same play, but each world deals
+        the building stacks, the boxes and (after the draft) the start tiles in the order of
+        their pools and shuffles each pile when a rule first reads it (:mod:`.deferred`; most
+        worlds of a search never draw a building, and no rule reads the boxes or the start
+        tiles after the draft). The piles' unshuffled deal is made once, on a template."""
+        tiles = self._unseen_tiles()
+        buildings = self._unseen_buildings()
+        seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
+        monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
+        drafting = not self.revealed   # the hands are still read (and choices sampled)
+        template = self.clone()
+        template.viewer = None
+        pools = [(AGE_1, buildings[0]), (AGE_2, buildings[1]), (MONUMENTS, monuments)]
+        if not drafting:
+            pools.insert(0, (TILES, tiles))
+        owed: list[Shuffle | None] = [None] * 4
+        draws = 0                      # from the worlds' owed state to each shuffle
+        for kind, pool in pools:
+            places = hidden_places(kind, self)
+            if any(places):
+                owed[kind] = Shuffle(draws, tuple(pool), places)
+                deal_unshuffled(template, kind, owed[kind])
+            draws += max(len(pool) - 1, 0)     # the draws of a Fisher-Yates shuffle
+        shuffles = tuple(owed) if any(owed) else None
+
+        def sample(rng: Rng) -> "TzolkinState":
+            full = template.clone()
+            full.rng = rng.spawn()
+            if drafting:
+                self._fill_tiles(full, rng, tiles[:])
+            if shuffles is not None:
+                full.deferred = Deferred(rng.state, shuffles)
+            rng.skip(draws)
+            if full.legal is None:
+                frames.settle(full)
+            return full
+        return sample
 
     def _unseen_tiles(self) -> list[int]:
         known = {t for t in self.tile_box + self.dummy_tiles if t >= 0}
@@ -286,6 +359,8 @@ class TzolkinState(State):
 
     # --- description ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        if self.deferred is not None:
+            deal_all(self)
         return describe(self)
 
     def invariants(self) -> list[str]:
