@@ -16,10 +16,10 @@ __version__ = "0.1.0"
 #: the modules ``tools/build_compiled.py`` compiles (the rules engines of both games)
 COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tikal.model", "mayagames.tikal.scoring", "mayagames.tikal.rules", "mayagames.tikal.cards",
-    "mayagames.tikal.powers", "mayagames.tikal.frames", "mayagames.tikal.engine", "mayagames.tikal.state",
+    "mayagames.tikal.powers", "mayagames.tikal.frames", "mayagames.tikal.engine",
     "mayagames.tikal.actions", "mayagames.tikal.positions",
     "mayagames.tzolkin.model", "mayagames.tzolkin.components", "mayagames.tzolkin.actions",
-    "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames", "mayagames.tzolkin.state",
+    "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
 )
 
 

@@ -22,7 +22,6 @@ from bisect import insort
 
 from typing import Any
 
-from ..core.compiling import mypyc_attr
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
 from ..core.rng import Rng
@@ -35,7 +34,6 @@ from .model import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, HIDDEN, JUNGLE, 
                     KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, TikalFrame)
 
 
-@mypyc_attr(native_class=False)  # clone() copies __dict__: a Python class in the compiled build too
 class TikalState(State):
     """A Tikal Legend game (or a seat's view of one). Create with :func:`new_tikal_game`."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from ..core.compiling import mypyc_attr
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
@@ -35,7 +34,6 @@ def hidden_places(kind: int, view: "TzolkinState") -> tuple[tuple[int, ...], ...
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
 
 
-@mypyc_attr(native_class=False)  # clone() copies __dict__: a Python class in the compiled build too
 class TzolkinState(State):
     """A Tzolk'in game in progress (or a seat's view of one)."""
 
@@ -271,7 +269,20 @@ class TzolkinState(State):
         buildings = self._unseen_buildings()
         seen = set(self.monument_row) | {m for ms in self.monuments for m in ms}
         monuments = [m for m in range(len(DATA.monuments)) if m not in seen]
-        return _sampler(self, tiles, buildings, monuments)
+
+        def sample(rng: Rng) -> "TzolkinState":
+            full = self.clone()
+            full.viewer = None
+            full.rng = rng.spawn()
+            self._fill_tiles(full, rng, tiles[:])
+            self._fill_buildings(full, rng, [pool[:] for pool in buildings])
+            pool = monuments[:]
+            rng.shuffle(pool)
+            full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
+            if full.legal is None:
+                frames.settle(full)
+            return full
+        return sample
 
     def search_determinizer(self) -> Any:
         """:meth:`determinizer` for a search, which plays its worlds and looks at nothing
@@ -452,22 +463,3 @@ class TzolkinState(State):
     def phase_name(self) -> str:
         return PHASES[self.phase]
 
-
-def _sampler(view: TzolkinState, tiles: list[int], buildings: list[list[int]],
-             monuments: list[int]) -> Callable[[Rng], TzolkinState]:
-    """:meth:`TzolkinState.determinizer`'s function of the generator (module level: mypyc
-    cannot compile a closure inside a method of a Python class)."""
-
-    def sample(rng: Rng) -> TzolkinState:
-        full = view.clone()
-        full.viewer = None
-        full.rng = rng.spawn()
-        view._fill_tiles(full, rng, tiles[:])
-        view._fill_buildings(full, rng, [pool[:] for pool in buildings])
-        pool = monuments[:]
-        rng.shuffle(pool)
-        full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
-        if full.legal is None:
-            frames.settle(full)
-        return full
-    return sample
