@@ -56,3 +56,28 @@ for game in ("tikal", "tzolkin"):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["tikal", "ok", "tzolkin", "ok"]
+
+
+def test_states_and_actions_survive_pickling():
+    """Parallel reviews, tournaments and Ray send states and actions to other processes: in
+    either build every legal action and every state of a game pickles back equal (mypyc's
+    native frozen dataclasses could not be unpickled, so their modules stay Python)."""
+    import pickle
+
+    from mayagames.core import new_game
+    from mayagames.core.rng import Rng
+
+    for game in ("tikal", "tzolkin"):
+        state, rng, kinds = new_game(game, 2, 3), Rng(1), set()
+        for _ in range(150):
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            for action in legal:
+                if type(action) not in kinds:
+                    kinds.add(type(action))
+                    assert pickle.loads(pickle.dumps(action)) == action
+            copy = pickle.loads(pickle.dumps(state))
+            assert copy.legal_actions() == legal and copy.to_dict() == state.to_dict()
+            state.apply_unchecked(legal[rng.randbelow(len(legal))])
+        assert len(kinds) > 3

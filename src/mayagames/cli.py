@@ -28,7 +28,7 @@ def version_line() -> str:
     from . import COMPILED_MODULES, __version__, compiled
 
     done = compiled()
-    build = f"compiled: {len(done)} of {len(COMPILED_MODULES)} engine modules" if done else "pure Python"
+    build = f"compiled: {len(done)} of {len(COMPILED_MODULES)} modules" if done else "pure Python"
     return f"mayagames {__version__} ({build})"
 
 
