@@ -11,6 +11,8 @@ if command -v apt-get >/dev/null 2>&1 && [ "${MAYAGAMES_SKIP_APT:-0}" != "1" ]; 
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq || true
   $SUDO apt-get install -y -qq chromium postgresql >/dev/null || echo "warning: could not install chromium/postgresql; browser and PostgreSQL tests will be skipped"
+  # a C compiler and Python headers for the optional compiled engine (tools/build_compiled.py)
+  $SUDO apt-get install -y -qq gcc python3-dev >/dev/null || echo "warning: could not install gcc/python3-dev; tools/build_compiled.py needs a C compiler"
 fi
 
 python3 -m venv .venv

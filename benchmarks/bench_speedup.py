@@ -12,6 +12,11 @@ both trees agree ("same").
     .venv/bin/python benchmarks/bench_speedup.py                  # all workloads, 3 rounds
     .venv/bin/python benchmarks/bench_speedup.py --rounds 5 --only tikal-random,tikal-mcts
     .venv/bin/python benchmarks/bench_speedup.py --base 5c3cb8b --scale 0.5
+    .venv/bin/python benchmarks/bench_speedup.py --new-src build/compiled/src   # the compiled build
+
+``--new-src`` times another tree than the working tree's ``src/`` as "new", e.g. the
+compiled engine built by ``tools/build_compiled.py``; the header says how many of its
+modules each run loaded compiled (the script fails if a compiled tree's runs loaded none).
 
 The workloads use only APIs the base commit has (``legal_actions``, ``apply_unchecked``,
 ``MCTSAgent``, ``HeuristicAgent``, ``mayagames.rl.env``), 2 players, fixed seeds.
@@ -167,7 +172,10 @@ def worker(name: str, scale: float) -> None:
     start = time.process_time()
     count = work(game, size, digest, *extra)
     cpu = time.process_time() - start
-    print(json.dumps({"count": count, "cpu": cpu, "digest": digest.hexdigest()[:16]}))
+    import mayagames
+
+    compiled = len(mayagames.compiled()) if hasattr(mayagames, "compiled") else 0
+    print(json.dumps({"count": count, "cpu": cpu, "digest": digest.hexdigest()[:16], "compiled": compiled}))
 
 
 # --- the driver -------------------------------------------------------------------------
@@ -195,17 +203,21 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every workload size")
     parser.add_argument("--only", help="comma-separated workload names")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument("--new-src", type=Path, default=REPO / "src",
+                        help="the tree timed as new (default: the working tree's src/)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.scale)
         return
     names = args.only.split(",") if args.only else list(WORKLOADS)
-    new_src = REPO / "src"
+    new_src = args.new_src.resolve()
+    expect_compiled = any(new_src.rglob("*.so"))
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-speedup-") as tmp:
         old_src = extract(args.base, Path(tmp))
-        print(f"base {args.base} vs working tree; {args.rounds} rounds; CPU time per process")
+        label = "working tree" if new_src == REPO / "src" else str(new_src)
+        print(f"base {args.base} vs {label}; {args.rounds} rounds; CPU time per process")
         print(f"{'workload':18} {'unit':13} {'base':>10} {'new':>10} {'ratio':>6} {'same':>5}")
         for name in names:
             old_rates, new_rates, ratios, same = [], [], [], True
@@ -220,14 +232,18 @@ def main() -> None:
                 new_rates.append(new_rate)
                 ratios.append(new_rate / old_rate)
                 same = same and got["old"]["digest"] == got["new"]["digest"]
+                if expect_compiled and not got["new"]["compiled"]:
+                    raise SystemExit(f"{new_src} has extension modules but the run loaded none compiled")
+                compiled = got["new"]["compiled"]
             kind = WORKLOADS[name][0]
             row = {"workload": name, "unit": UNITS[kind], "base": round(statistics.median(old_rates), 1),
                    "new": round(statistics.median(new_rates), 1),
                    "ratio": round(statistics.median(ratios), 2), "ratios": [round(x, 2) for x in ratios],
-                   "same": same}
+                   "same": same, "compiled": compiled}
             rows.append(row)
             print(f"{name:18} {row['unit']:13} {row['base']:>10,.0f} {row['new']:>10,.0f} "
-                  f"{row['ratio']:>5.2f}x {'yes' if same else 'NO':>5}", flush=True)
+                  f"{row['ratio']:>5.2f}x {'yes' if same else 'NO':>5}"
+                  + (f"  (compiled modules: {compiled})" if compiled else ""), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
 

@@ -3,6 +3,36 @@
 The public core lives in :mod:`mayagames.core`; each game is a sub-package
 (:mod:`mayagames.tikal`, :mod:`mayagames.tzolkin`) that registers itself in the
 game registry when imported.
+
+The engines' hot modules (:data:`COMPILED_MODULES`) may also be compiled with mypyc from
+this same source (``tools/build_compiled.py``, docs/design.md "The compiled build");
+:func:`compiled` says which of them this interpreter runs compiled.
 """
 
+from __future__ import annotations
+
 __version__ = "0.1.0"
+
+#: the modules ``tools/build_compiled.py`` compiles (the rules engines of both games)
+COMPILED_MODULES: tuple[str, ...] = (
+    "mayagames.tikal.model", "mayagames.tikal.scoring", "mayagames.tikal.rules", "mayagames.tikal.cards",
+    "mayagames.tikal.powers", "mayagames.tikal.frames", "mayagames.tikal.engine",
+    "mayagames.tikal.actions", "mayagames.tikal.positions",
+    "mayagames.tzolkin.model", "mayagames.tzolkin.components", "mayagames.tzolkin.actions",
+    "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
+)
+
+
+def compiled() -> list[str]:
+    """The modules of :data:`COMPILED_MODULES` that this interpreter loads (or has loaded) as
+    compiled extension modules: empty for the pure-Python package, the reference."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from importlib.util import find_spec
+
+    suffixes = tuple(EXTENSION_SUFFIXES)
+    found = []
+    for name in COMPILED_MODULES:
+        spec = find_spec(name)
+        if spec is not None and spec.origin is not None and spec.origin.endswith(suffixes):
+            found.append(name)
+    return found

@@ -22,6 +22,30 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 console = Console(highlight=False)
 
 
+def version_line() -> str:
+    """``mayagames <version> (pure Python)``, or how many engine modules run compiled
+    (the optional mypyc build: tools/build_compiled.py)."""
+    from . import COMPILED_MODULES, __version__, compiled
+
+    done = compiled()
+    build = f"compiled: {len(done)} of {len(COMPILED_MODULES)} engine modules" if done else "pure Python"
+    return f"mayagames {__version__} ({build})"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        console.print(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
+                                 help="print the version and whether the compiled engine is in use"),
+) -> None:
+    """Play and study Tikal Legend and Tzolk'in."""
+
+
 def parse_options(pairs: list[str]) -> dict:
     """``key=value`` pairs to an options dict (values parsed as JSON when possible)."""
     options: dict = {}
@@ -121,6 +145,7 @@ def bench(
     """Random-play decisions/s, games/s and clone time (one core)."""
     from .core.bench import measure
 
+    console.print(version_line())
     for n in [int(p) for p in players.split(",")]:
         figures = measure(game, n, seconds)
         console.print_json(data=figures.as_dict())

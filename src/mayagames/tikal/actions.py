@@ -404,7 +404,7 @@ def _parse_rest(text: str, w: list[str]) -> TikalAction:
     raise _bad(text)
 
 
-_SINGLE = {"activate": ACTIVATE, "pass": PASS, "end": END, "stone": STONE, "trade": TRADE}
+_SINGLE: dict[str, TikalAction] = {"activate": ACTIVATE, "pass": PASS, "end": END, "stone": STONE, "trade": TRADE}
 
 
 def parse_action(text: str) -> TikalAction:

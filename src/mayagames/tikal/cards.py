@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from .actions import END, At, Camp, Choose, Clear, End, Unearth, make
 from .data import CardDef
@@ -69,6 +70,7 @@ def to_ruin_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class RuinDeployment(TikalFrame):
     """Cards 2, 3: ``left`` Explorers from the campsite onto one Ruin with treasures."""
 
@@ -112,6 +114,7 @@ def dig_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class TreasureDig(TikalFrame):
     """Cards 4-6: the top treasure of a Ruin where you have an EM, ``times`` times (``left``
     to go; after the first, the rest is optional); per-turn limits as for AP (A14)."""
@@ -172,6 +175,7 @@ def to_temples_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class TempleBaseDeployment(TikalFrame):
     """Card 7: up to ``explorers`` Explorers from the campsite to the base of Temples
     (``left`` to go; after the first, the rest is optional)."""
@@ -226,6 +230,7 @@ def clear_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class FloorClearing(TikalFrame):
     """Card 8: clear up to ``left`` floors of one Temple (``temple``, once chosen)."""
 
@@ -293,6 +298,7 @@ def camp_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class BaseCampSetup(TikalFrame):
     """Cards 9, 10 (``ctx`` ``card``, ``card_em``) and the Nomad power (``nomad``): a Base
     Camp on a Clearing for free; card 10 then sends an EM there (step ``figure`` when
@@ -355,6 +361,7 @@ def recruit_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class RecruitChoice(TikalFrame):
     """Card 11: a Leader and/or an Explorer from the Unavailable to the Available Supply."""
 
@@ -396,6 +403,7 @@ def explorers_start(s: TikalState, seat: int, card: CardDef) -> bool:
     return True
 
 
+@mypyc_attr(native_class=False)
 class ExplorerRecruitment(TikalFrame):
     """Card 19: up to ``left`` Explorers from the Unavailable to the Available Supply."""
 

@@ -76,12 +76,17 @@ def determinizer(view: TikalState) -> Callable[[Rng], TikalState]:
     bag = len(view.bag)
     green = len(view.green)
     ruins = [(h, len(stack)) for h, stack in view.ruin.items()]
+    # The mover's legal actions do not depend on what is hidden (the conformance suite's
+    # check_views): the worlds of the mover's own view share its list (worked out once)
+    # instead of each listing them again (cached lists are never mutated in place).
+    mover = view.current_player
+    legal = view.legal_cached() if mover is not None and mover == view.viewer else None
 
     def sample(rng: Rng) -> TikalState:
         full = view.clone()
         full.viewer = None
         full.redacted = False
-        full._legal = None
+        full._legal = legal
         deck = cards[:]
         rng.shuffle(deck)
         full.deck = deck

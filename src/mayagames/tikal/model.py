@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 
@@ -27,6 +28,7 @@ PHASE_NAMES = ("round_management", "action", "final_scoring", "over")
 HIDDEN = -1  # a face-down card, tile, treasure or AP token in a view
 
 
+@mypyc_attr(native_class=False)  # a Python class in the compiled build too (docs/design.md)
 class TikalFrame(SubDecision["TikalState"]):
     """One open sub-decision of a Tikal compound turn (an AP turn, the hex of a tile...).
 
@@ -45,6 +47,7 @@ class TikalFrame(SubDecision["TikalState"]):
     """
 
     __slots__ = ("seat",)
+    seat: int  # the slot above, declared for the type checker (no class default)
     rule: ClassVar[str] = "5: compound turn"  # the rule that opened it (for explanations)
     prompts: ClassVar[dict[str, str]] = {}  # step -> the question, in words
     ends_turn: bool = True
@@ -73,7 +76,7 @@ class TikalFrame(SubDecision["TikalState"]):
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls.copy = _copier(cls)  # type: ignore[method-assign]
+        cls.copy = _copier(cls)  # type: ignore[method-assign, assignment]
 
     def copy(self) -> "TikalFrame":
         """An independent copy: every field; ``counts`` (the one mutable one) copied."""

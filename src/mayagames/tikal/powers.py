@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING, Callable
 
+from ..core.compiling import mypyc_attr
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import BaseCampSetup, camp_playable
 from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, can_move, can_transfer, deploy_figure,
@@ -102,6 +103,7 @@ def tracker(s: TikalState, seat: int) -> None:
     push(s, TrackerMoves(seat, int(_params(s, "tracker")["explorers"])))
 
 
+@mypyc_attr(native_class=False)
 class TrackerMoves(TikalFrame):
     """The Tracker: up to ``explorers`` Explorers one step each onto an adjacent terrain
     tile (``left`` to go; ``counts``: Explorers moved onto each hex, which may not go on)."""
@@ -159,6 +161,7 @@ def driver(s: TikalState, seat: int) -> None:
     push(s, Relocation(seat, "driver"))
 
 
+@mypyc_attr(native_class=False)
 class Relocation(TikalFrame):
     """The Hunter (``ctx`` ``hunter``: an Explorer from a terrain tile to any Jungle hex) or
     the Driver (``driver``: a Leader anywhere): first the figure's hex (step ``from``, then
@@ -233,6 +236,7 @@ def fisher(s: TikalState, seat: int) -> None:
     push(s, FisherPlacement(seat, "from" if _fisher_from_board(s) else "to"))
 
 
+@mypyc_attr(native_class=False)
 class FisherPlacement(TikalFrame):
     """The Fisher: an Explorer onto a Lake, from the supply (or, with the option
     ``fisher_source=supply_or_board``, from a hex: step ``from``, then ``from_hex``)."""
@@ -259,7 +263,7 @@ class FisherPlacement(TikalFrame):
 
     def apply(self, s: TikalState, a: object) -> None:
         if self.step == "from":
-            self.from_hex = -1 if isinstance(a, Choose) else s.hex_index(a.hex)  # type: ignore[union-attr]
+            self.from_hex = -1 if isinstance(a, Choose) else s.hex_index(a.hex)  # type: ignore[attr-defined]
             self.step = "to"
             return
         assert isinstance(a, At)
@@ -282,6 +286,7 @@ def journalist(s: TikalState, seat: int) -> None:
     push(s, JournalistPick(seat))
 
 
+@mypyc_attr(native_class=False)
 class JournalistPick(TikalFrame):
     """The Journalist: an extra card from the display, to the right of the campsite (like a
     newly taken card)."""

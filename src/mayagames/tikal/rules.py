@@ -21,6 +21,7 @@ from bisect import insort
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Optional
 
+from ..core.compiling import mypyc_attr
 from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
                       PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
                       TakeTile, Token,
@@ -703,6 +704,7 @@ AP_ORIGINS = {"token": "6: AP actions", "alone": "5: permanent cards", "volcano"
 AP_ACTIONS = (Deploy, Move, Transfer, Camp, Stone, Recruit, Clear, Guardian, Unearth, Trade, Use, End)
 
 
+@mypyc_attr(native_class=False)
 class ApTurn(TikalFrame):
     """Rule 6: spend action points on AP actions, then end (unspent AP are lost).
 
@@ -1061,6 +1063,7 @@ def stone_hexes(s: TikalState, moving: int) -> list:
     return acts
 
 
+@mypyc_attr(native_class=False)
 class StonePlacement(TikalFrame):
     """Rule 6 / A7: place a Trail Stone token on an edge: first the token to move when
     both are on the board (step ``token``: ``moving`` is its edge), then the ``hex``, then
@@ -1163,6 +1166,7 @@ def place_tile(s: TikalState, t: int, h: int, turns: int) -> None:
 TILE_RULE = "7: Playing a terrain tile"
 
 
+@mypyc_attr(native_class=False)
 class TilePlacement(TikalFrame):
     """Rule 7: choose a Jungle ``hex`` for ``tile`` (non-dotted for a campsite tile, dotted
     for a symbol tile of cards 16-18: ``ctx`` ``campsite`` or ``card``), then its rotation."""
@@ -1224,6 +1228,7 @@ class TilePlacement(TikalFrame):
 
 
 # ============================================================================ small shared frames
+@mypyc_attr(native_class=False)
 class KeepDiscard(TikalFrame):
     """Rule 5.1: the kept spaces are full: discard a card on the left (even a permanent one),
     then the card ``keeping`` moves left."""
@@ -1253,6 +1258,7 @@ class KeepDiscard(TikalFrame):
         finish(s, self)
 
 
+@mypyc_attr(native_class=False)
 class TreasureTrade(TikalFrame):
     """Rule 6 Trade Treasures (``ctx`` ``merchant``: the Merchant power): take tokens of one
     type from an opponent (step ``take``), then give back as many of other types (``give``:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from typing import Any
+from typing import Any, Callable
 
 from ..core.errors import GameOver, IllegalAction
 from ..core.game import State
@@ -290,6 +290,27 @@ class TikalState(State):
         self._legal = None
         _engine.apply_action(self, action)
         self._legal = None
+
+    def playout(self, rand: Callable[[], float], plies: int) -> int:
+        """Up to ``plies`` uniformly random decisions (``rand``: floats in [0, 1); each
+        picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
+        :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves, as
+        Tzolk'in's); returns the decisions made (fewer when the game ends, or has no legal
+        action)."""
+        legal_actions = _engine.legal_actions
+        apply_action = _engine.apply_action
+        for done in range(plies):
+            if not self.stack and self.phase == OVER:
+                return done
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = legal_actions(self)
+            if not legal:
+                return done  # an engine bug: the caller reports it
+            self._legal = None
+            apply_action(self, legal[int(rand() * len(legal))])
+            self._legal = None
+        return plies
 
     def explain_illegal(self, action: Any) -> IllegalAction:
         return _engine.explain_illegal(self, action)

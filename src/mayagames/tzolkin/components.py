@@ -471,7 +471,7 @@ def _temple(t: Mapping[str, Any]) -> TempleSpec:
         item = step.get("item")
         if item:
             acc[("wood", "stone", "gold", "skull").index(item)] += 1
-        rewards.append(tuple(acc))
+        rewards.append((acc[0], acc[1], acc[2], acc[3]))
     return TempleSpec(t["name"], t["title"], t.get("colour", ""), tuple(s["vp"] for s in t["steps"]),
                       len(t["steps"]) - 2, (t["bonus"]["age1"], t["bonus"]["age2"]), tuple(rewards))
 

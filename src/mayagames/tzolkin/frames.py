@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from ..core.frames import SubDecision
 from . import actions as A
@@ -69,6 +70,7 @@ KEEP = tuple(tuple(A.Keep(DATA.tiles[a].id, DATA.tiles[b].id) if a < b else None
 # ====================================================================================
 # The frame base
 # ====================================================================================
+@mypyc_attr(native_class=False)  # a Python class in the compiled build too (docs/design.md)
 class Frame(SubDecision["TzolkinState"]):
     """A pending Tzolk'in decision. ``code`` is the frame's index in
     :data:`~mayagames.tzolkin.model.FRAME_NAMES` (the order observation encoders use),
@@ -103,6 +105,7 @@ class Frame(SubDecision["TzolkinState"]):
 # ====================================================================================
 # Setup and turn flow frames
 # ====================================================================================
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class DraftTiles(Frame):
     """Setup: keep 2 of the 4 dealt starting wealth tiles (hidden until all have chosen)."""
@@ -153,6 +156,7 @@ def worker_refusal(s: "TzolkinState", a: Any, placed: int) -> Optional[Reason]:
 MIXED = ("Turn", "you cannot place and pick up workers in the same turn")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TurnStart(Frame):
     """The first decision of a turn: beg for corn, place workers or pick them up.
@@ -249,6 +253,7 @@ class TurnStart(Frame):
             end_turn(s)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PlacingWorkers(Frame):
     """Placing workers: ``placed`` so far this turn (the tariff grows with each);
@@ -293,6 +298,7 @@ class PlacingWorkers(Frame):
             end_turn(s)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PickingWorkers(Frame):
     """Picking up workers, one at a time, each taking its action at once."""
@@ -324,6 +330,7 @@ class PickingWorkers(Frame):
             end_turn(s)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class ChooseAction(Frame):
     """The action of the worker just picked up from ``space`` of ``gear`` (an index):
@@ -368,6 +375,7 @@ class ChooseAction(Frame):
             perform(s, self.gear, a.space)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class CalendarSpeed(Frame):
     """Starting Player Space: its owner, board light side up, advances the calendar 1 or
@@ -395,6 +403,7 @@ class CalendarSpeed(Frame):
 # ====================================================================================
 # Frames of actions and effects (all resolve by themselves when the choice is forced)
 # ====================================================================================
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PalenqueHarvest(Frame):
     """Palenque 3-5 at ``space``: take corn, take wood, or burn the forest."""
@@ -435,6 +444,7 @@ class PalenqueHarvest(Frame):
             s.stack.append(ANGER_GODS)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class AngerGods(Frame):
     """Angering the gods: step down on a temple of your choice."""
@@ -458,6 +468,7 @@ class AngerGods(Frame):
         s.p[s.cur][TEMPLE + TEMPLES.index(a.temple)] -= 1
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TempleStep(Frame):
     """A step up on a temple of your choice."""
@@ -480,6 +491,7 @@ class TempleStep(Frame):
         step_up(s, s.cur, TEMPLES.index(a.temple))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TwoTemplesStep(Frame):
     """Tikal 5: pay one block and step up on two different temples."""
@@ -508,6 +520,7 @@ class TwoTemplesStep(Frame):
         step_up(s, s.cur, TEMPLES.index(a.second))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TechAdvance(Frame):
     """Technologies: an advance on a track of your choice. ``paid``: 1 when it costs
@@ -556,6 +569,7 @@ class TechAdvance(Frame):
             s.stack.append(made(PayBlocks, cost))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PayBlocks(Frame):
     """Technology cost: pay ``blocks`` resource blocks of your choice, one at a time
@@ -587,6 +601,7 @@ class PayBlocks(Frame):
             s.stack.pop()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TakeBlocks(Frame):
     """Take ``blocks`` resource blocks of your choice from the bank, one at a time."""
@@ -611,6 +626,7 @@ class TakeBlocks(Frame):
             s.stack.pop()
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Market(Frame):
     """Uxmal 2: exchanges with the market until the player stops. ``locks``: bit r set
@@ -659,6 +675,7 @@ class Market(Frame):
             s.stack[-1] = made(Market, self.locks | (SOLD << r))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class MirrorAction(Frame):
     """Uxmal 5 (and building A2-T4): pay 1 corn, then any action 1-5 of Palenque,
@@ -697,6 +714,7 @@ class MirrorAction(Frame):
             perform(s, GEARS.index(a.gear), a.space)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class TheologyOffer(Frame):
     """Theology 2: after Chichen Itza, pay a block for a temple step (or not)."""
@@ -727,6 +745,7 @@ class TheologyOffer(Frame):
             step_up(s, s.cur, TEMPLES.index(a.temple))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class BuildStep(Frame):
     """Buildings: construct one from the row. ``mode``: Tikal (2 and 4, blocks), Uxmal 4

@@ -43,7 +43,7 @@ from typing import Any
 
 from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
 from .frames import ChooseAction
-from .model import (CHICHEN_AHEAD, CORN, FOOD_DAYS, FOOD_KIND, GOLD, ON_GEARS, OVER, READY,
+from .model import (CHICHEN_AHEAD, CORN, FARM_DISC, FARM_FREE, FOOD_DAYS, FOOD_KIND, GOLD, ON_GEARS, OVER, READY,
                      SKULL, SPACES, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WOOD, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp
 
@@ -271,8 +271,9 @@ def time_outlook(s: Any, seat: int, left: int | None = None) -> float:
     return left * (P[WORKERS] * WORKER_VP_PER_ROUND + techs * TECH_VP_PER_ROUND) + skull_gain
 
 
-def estimate_scores(state: Any) -> list[float]:
-    """Estimated final score of every seat (exact once the game is over)."""
+def estimate_by_parts(state: Any) -> list[float]:
+    """:func:`estimate_scores` as the sum of its named parts (the reference it is checked
+    against, bit for bit)."""
     if state.phase == OVER:
         return state.scores()
     leaders = temple_leaders(state)
@@ -286,6 +287,55 @@ def estimate_scores(state: Any) -> list[float]:
         out.append(banked(state, seat) + goods_outlook(state, seat, share) + temple_outlook(state, seat, leaders)
                    + feeding_outlook(state, seat, share, picked) + gear_outlook(state, seat, left, picked)
                    + time_outlook(state, seat, left))
+    return out
+
+
+SKULL_GAIN = max(0.0, SKULL_ACTION_VP - DATA.skull_vp)  # a held skull's worth on Chichen Itza
+
+
+def estimate_scores(state: Any) -> list[float]:
+    """Estimated final score of every seat (exact once the game is over): the parts of
+    :func:`estimate_by_parts` (banked, goods, temples, feeding, gears, time), the small
+    ones written inline, added in the same order (the same floats; a search calls this at
+    the end of every rollout)."""
+    s = state
+    if s.phase == OVER:
+        return s.scores()
+    leaders = temple_leaders(s)
+    left = max(0, LAST_DAY - s.day)                  # rounds_left
+    share = min(1.0, left / GAME_ROUNDS)
+    mover = s.cur
+    moving = picked_worker(s, mover)
+    food_done = s.food_done
+    days = 4 - food_done
+    per_vp = DATA.corn_per_vp
+    corn_vp = 1 / per_vp + GOODS_PREMIUM[0] * share  # feeding_outlook: corn eaten is not spent
+    corn, wood, stone, gold = GOODS_PREMIUM
+    m_wood, m_stone, m_gold = DATA.market
+    out = []
+    for seat in range(s.num_players):
+        P = s.p[seat]
+        picked = moving if seat == mover else None
+        built = s.monuments[seat]                    # banked
+        monuments = sum([monument_vp(s, seat, m) for m in built]) if built else 0
+        value = (P[CORN] + (P[WOOD] * m_wood + P[STONE] * m_stone + P[GOLD] * m_gold)) / per_vp
+        total = P[VP] + value + P[SKULL] * DATA.skull_vp + monuments
+        total += share * (P[CORN] * corn + P[WOOD] * wood + P[STONE] * stone + P[GOLD] * gold)
+        total += temple_outlook(s, seat, leaders)
+        need = max(0, P[WORKERS] - P[FARM_FREE])    # feeding_outlook (feeding_cost inlined)
+        each = max(0, DATA.corn_per_worker - P[FARM_DISC])
+        penalty = 0.0
+        if days and each:
+            short = need * each - P[CORN] - corn_on_the_way(s, seat, picked)
+            if short > 0:
+                unfed = -(-short // each)
+                weight = hunger_weight(FOOD_DAYS[food_done] - s.day)
+                penalty = weight * unfed * (DATA.unfed_vp - each / per_vp)
+        total += -(days * need * each) * corn_vp + penalty
+        total += gear_outlook(s, seat, left, picked)
+        techs = P[TECH] + P[TECH + 1] + P[TECH + 2] + P[TECH + 3]   # time_outlook
+        total += left * (P[WORKERS] * WORKER_VP_PER_ROUND + techs * TECH_VP_PER_ROUND) + SKULL_GAIN * min(P[SKULL], left // 2)
+        out.append(total)
     return out
 
 

@@ -52,7 +52,9 @@ YAX_GAIN = tuple(tuple(a["gain"].get(k, 0) for k in ("corn", "wood", "stone", "g
                  for a in ACT[YAXCHILAN])
 PAL_CORN = tuple([0] + [a["corn"] for a in ACT[PALENQUE]])
 PAL_WOOD = tuple([0] + [a.get("wood", 0) for a in ACT[PALENQUE]])
-CHI = tuple([None] + [(a["vp"], TEMPLES.index(a["temple"]), a["block"]) for a in ACT[CHICHEN]])
+# CHI[k]: (VP, temple, block?) of Chichen Itza space k (k counts from 1; CHI[0] is unused)
+CHI: tuple[tuple[int, int, int], ...] = ((0, 0, 0), *((a["vp"], TEMPLES.index(a["temple"]), a["block"])
+                                                    for a in ACT[CHICHEN]))
 UXMAL_PER_BLOCK = ACT[UXMAL][3]["corn_per_block"]
 UXMAL_TEMPLE_CORN = ACT[UXMAL][0]["corn"]
 MIRROR_CORN = ACT[UXMAL][4]["corn"]

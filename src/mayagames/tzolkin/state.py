@@ -53,7 +53,7 @@ class TzolkinState(State):
         self.phase = DRAFT
         self.cur = 0
         self.stack: list[Frame] = [DRAFT_TILES]   # pending decisions, the top one last
-        self.legal: list[Any] = []
+        self.legal: list[Any] | None = []  # None: not worked out yet
         self.turn_index = 0
         self.start_player = 0          # "who most recently sacrificed something": seat 0
         self.day = 1
@@ -145,9 +145,10 @@ class TzolkinState(State):
 
     def legal_cached(self) -> list[Any]:
         """The legal actions without copying the cached list (do not mutate it)."""
-        if self.legal is None:
-            self.legal = frames.current_options(self)
-        return self.legal
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = frames.current_options(self)
+        return legal
 
     def apply(self, action: Any) -> None:
         """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
