@@ -120,3 +120,22 @@ def test_tzolkin_remembered_decisions_are_bounded(monkeypatch):
         state.apply_unchecked(state.legal_actions()[0])
     reference = get_encoding("tzolkin").observer(2).observe(state.view(0))
     assert np.array_equal(observer.observe_seat(state, 0), reference)
+
+
+def test_bench_observe_replays_the_same_observations_as_the_environment():
+    """benchmarks/bench_observe.py: its replay observes what the environment observed."""
+    import importlib.util
+    import zlib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_observe.py"
+    spec = importlib.util.spec_from_file_location("bench_observe", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    positions = bench.record("tzolkin", 40)
+    seconds, crc = bench.replay("tzolkin", positions, reps=1)
+    observer = get_encoding("tzolkin").observer(2)
+    expected = 0
+    for state, seat in positions:
+        expected = zlib.crc32(observer.observe(state.view(seat)), expected)
+    assert len(positions) == 40 and seconds > 0 and crc == expected

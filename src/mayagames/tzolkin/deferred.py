@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .state import TzolkinState
 
 AGE_1, AGE_2, TILES, MONUMENTS = range(4)   # the piles a world may owe a shuffle for
+KINDS = 4
 _GAMMA = 0x9E3779B97F4A7C15                  # SplitMix64's step (core.rng)
 _MASK = (1 << 64) - 1
 

@@ -163,11 +163,13 @@ class TzolkinObserver(CanvasEncoder):
             if was != row:
                 draw_row(canvas, t.rows[k], row, was)
                 keys[name] = row[:]
-        # the groups that change a few times a game, behind one comparison of what they read
+        # the groups that change a few times a game, behind one comparison of everything they
+        # read (kept_seen reads whether this is a view)
         stacks = s.stacks
         if canvas.changed("rare", (s.skull_slots, s.skulls, s.burned, s.jcorn, s.jwood, s.display,
                                    len(stacks[0]), len(stacks[1]), s.monument_row, s.last_unfed, s.built,
-                                   s.monuments, s.dealt[viewer], s.kept, s.revealed, s.dummy_tiles)):
+                                   s.monuments, s.dealt[viewer], s.kept, s.revealed, s.viewer is None,
+                                   s.dummy_tiles)):
             self._paint_rare(s, viewer, canvas, t.seats)
 
     def _paint_rare(self, s: TzolkinState, viewer: int, canvas: Canvas, seats: list[int]) -> None:

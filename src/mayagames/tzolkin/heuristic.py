@@ -334,7 +334,8 @@ def estimate_scores(state: Any) -> list[float]:
         total += -(days * need * each) * corn_vp + penalty
         total += gear_outlook(s, seat, left, picked)
         techs = P[TECH] + P[TECH + 1] + P[TECH + 2] + P[TECH + 3]   # time_outlook
-        total += left * (P[WORKERS] * WORKER_VP_PER_ROUND + techs * TECH_VP_PER_ROUND) + SKULL_GAIN * min(P[SKULL], left // 2)
+        total += (left * (P[WORKERS] * WORKER_VP_PER_ROUND + techs * TECH_VP_PER_ROUND)
+                  + SKULL_GAIN * min(P[SKULL], left // 2))
         out.append(total)
     return out
 

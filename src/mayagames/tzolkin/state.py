@@ -19,7 +19,8 @@ from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
                     INSTANCES_OF_AGE, LIGHT, NFIELDS, ON_GEARS, OVER, PHASES, READY, SKULL, STONE, TECH,
                     TEMPLE, TEMPLE_TOP, VP, WOOD, WORKERS)
-from .deferred import AGE_1, AGE_2, MONUMENTS, TILES, Deferred, Shuffle, deal_all, deal_unshuffled, piles
+from .deferred import (AGE_1, AGE_2, KINDS, MONUMENTS, TILES, Deferred, Shuffle, deal_all,
+                       deal_unshuffled, piles)
 from .describe import describe
 from .scoring import check_top_unique, final_breakdown
 from .rules import pick_options, scan_picks, worker_keys
@@ -301,13 +302,14 @@ class TzolkinState(State):
         pools = [(AGE_1, buildings[0]), (AGE_2, buildings[1]), (MONUMENTS, monuments)]
         if not drafting:
             pools.insert(0, (TILES, tiles))
-        owed: list[Shuffle | None] = [None] * 4
+        owed: list[Shuffle | None] = [None] * KINDS
         draws = 0                      # from the worlds' owed state to each shuffle
         for kind, pool in pools:
             places = hidden_places(kind, self)
             if any(places):
-                owed[kind] = Shuffle(draws, tuple(pool), places)
-                deal_unshuffled(template, kind, owed[kind])
+                shuffle = Shuffle(draws, tuple(pool), places)
+                deal_unshuffled(template, kind, shuffle)
+                owed[kind] = shuffle
             draws += max(len(pool) - 1, 0)     # the draws of a Fisher-Yates shuffle
         shuffles = tuple(owed) if any(owed) else None
 
