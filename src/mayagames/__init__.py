@@ -13,16 +13,15 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-#: the modules ``tools/build_compiled.py`` compiles: the rules engines of both games and the MCTS
-#: search. Not the modules of frozen dataclasses (actions, components): mypyc's native frozen
-#: dataclasses cannot be unpickled (docs/design.md)
+#: the modules ``tools/build_compiled.py`` compiles: the rules engines of both games. Not the
+#: modules of frozen dataclasses (actions, components): mypyc's native frozen dataclasses
+#: cannot be unpickled (docs/design.md)
 COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tikal.model", "mayagames.tikal.scoring", "mayagames.tikal.rules", "mayagames.tikal.cards",
     "mayagames.tikal.powers", "mayagames.tikal.frames", "mayagames.tikal.engine", "mayagames.tikal.positions",
     "mayagames.tikal.hidden",
     "mayagames.tzolkin.model", "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
     "mayagames.tzolkin.deferred",
-    "mayagames.agents.mcts",
 )
 
 

@@ -40,7 +40,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..core.compiling import mypyc_attr
 from ..core.game import Action, State
 from ..core.rng import Rng
 from .heuristic import argmax_random_tie
@@ -95,7 +94,6 @@ def win_chances(estimate: Sequence[float], temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
-@mypyc_attr(native_class=False)  # mypyc cannot derive a native class from RuntimeError
 class EngineError(RuntimeError):
     """The game engine broke the protocol during a search (e.g. a stuck state)."""
 
@@ -109,7 +107,6 @@ def legal_or_fail(state: State) -> list[Action]:
     return legal
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # arena.review.ReviewSearch overrides its hooks
 class MCTSAgent:
     """Single-observer information-set MCTS with an iteration and/or time budget."""
 
