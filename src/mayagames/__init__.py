@@ -20,6 +20,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tikal.actions", "mayagames.tikal.positions",
     "mayagames.tzolkin.model", "mayagames.tzolkin.components", "mayagames.tzolkin.actions",
     "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
+    "mayagames.tikal.heuristic", "mayagames.tzolkin.heuristic",   # the searches' leaf estimates
 )
 
 
