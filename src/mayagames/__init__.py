@@ -22,6 +22,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tikal.hidden",
     "mayagames.tzolkin.model", "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
     "mayagames.tzolkin.deferred",
+    "mayagames.tikal.heuristic", "mayagames.tzolkin.heuristic",   # the searches' leaf estimates
 )
 
 

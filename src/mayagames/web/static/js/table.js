@@ -439,6 +439,7 @@ function drawPrompt(ctx) {
 // --- details of board elements (data-tip) ------------------------------------------------
 function showTip(node) {
   clearTimeout(app.tipTimer);
+  app.tipLeaving = false;
   const tip = $("tip");
   tip.replaceChildren(node.dataset.tip);
   // catalogue items (buildings, monuments, tiles, cards...) link to their rules section
@@ -450,24 +451,43 @@ function showTip(node) {
       target: "_blank", rel: "noopener" }, "Rules ›"));
   }
   tip.classList.remove("hidden");
+  app.tipFor = node;
+  placeTip(node);
+}
+
+// The details sit under their element (above it when there is no room below).
+function placeTip(node) {
+  const tip = $("tip");
   const box = node.getBoundingClientRect();
   const x = Math.min(Math.max(8, box.left), window.innerWidth - tip.offsetWidth - 8);
   const below = box.bottom + 8 + tip.offsetHeight < window.innerHeight;
   tip.style.left = `${x}px`;
   tip.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
-  app.tipFor = node;
+}
+
+// Scrolling moves the details with their element; they close once it leaves the window.
+function followTip() {
+  const node = app.tipFor;
+  if (!node) return;
+  const box = node.isConnected ? node.getBoundingClientRect() : null;
+  if (!box || box.bottom < 0 || box.top > window.innerHeight) { hideTip(); return; }
+  placeTip(node);
 }
 
 function hideTip() {
   clearTimeout(app.tipTimer);
+  app.tipLeaving = false;
   $("tip").classList.add("hidden");
   app.tipFor = null;
 }
 
 // A tip with a rules link stays a moment after the pointer leaves, so it can reach the link.
+// Until then, pointing at other details on the way does not move the tip (they show only
+// if the pointer stays on them a moment).
 function hideTipSoon() {
   if (!$("tip").classList.contains("linked")) { hideTip(); return; }
   clearTimeout(app.tipTimer);
+  app.tipLeaving = true;
   app.tipTimer = setTimeout(hideTip, 400);
 }
 
@@ -481,7 +501,13 @@ function wireTips(board) {
   });
   board.addEventListener("pointerover", (event) => {
     const node = tipped(event);
-    if (node && event.pointerType === "mouse" && !app.tipsPaused) showTip(node);
+    if (!node || event.pointerType !== "mouse" || app.tipsPaused) return;
+    if (app.tipLeaving) {  // on the way to a linked tip's "Rules ›": switch only if the pointer stays here
+      clearTimeout(app.tipTimer);
+      app.tipTimer = setTimeout(() => showTip(node), 250);
+      return;
+    }
+    showTip(node);
   });
   board.addEventListener("pointerout", (event) => {
     const node = tipped(event);
@@ -495,7 +521,7 @@ function wireTips(board) {
     if (app.tipFor === node) hideTip(); else showTip(node);
   });
   board.addEventListener("click", onBoardClick);
-  $("tip").addEventListener("pointerenter", () => clearTimeout(app.tipTimer));
+  $("tip").addEventListener("pointerenter", () => { clearTimeout(app.tipTimer); app.tipLeaving = false; });
   $("tip").addEventListener("pointerleave", hideTipSoon);
   board.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && event.target.closest(".target")) {
@@ -673,7 +699,7 @@ function wire() {
   wireReviewLinks(tableId);
   wireTips($("board"));
   wireSignals();
-  window.addEventListener("scroll", hideTip, { passive: true });
+  window.addEventListener("scroll", followTip, { passive: true });
   $("handover-ok").addEventListener("click", handOver);
   $("summary-close").addEventListener("click", () => $("summary").classList.add("hidden"));
   $("summary-replay").addEventListener("click", openReplay);
