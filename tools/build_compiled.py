@@ -2,7 +2,7 @@
 with mypyc, in a tree of its own.
 
     .venv/bin/python tools/build_compiled.py               # -> build/compiled/src (a few minutes)
-    PYTHONPATH=build/compiled/src .venv/bin/mayagames --version   # "... (compiled: 14 of 14 modules)"
+    PYTHONPATH=build/compiled/src .venv/bin/mayagames --version   # "... (compiled: 16 of 16 modules)"
 
 The pure-Python package in ``src/`` stays the reference. This script copies ``src/`` to
 ``<out>/src`` and compiles there the modules listed in :data:`mayagames.COMPILED_MODULES`
