@@ -44,12 +44,12 @@ from .model import (ACT, ACTIONS, CHICHEN_AHEAD, B_EXTRA, B_TIKAL, B_UXMAL, BONU
                     OVER, PLAY, READY, SKULL, SPACES, SPEED, TECH, TECH_COST, TEMPLE, VP, WAIVE,
                     WOOD,
                     WTILES, YAX_SKULL)
-from .rules import (ACTION_COSTS, BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
+from .rules import (ACTION_COSTS, BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, COST_OF, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
                     MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
                     mirror_refusal, monument_refusal, perform_refusal,
-                    pick_options, pick_refusal, place_refusal, placement_options, reach,
+                    pick_options, pick_refusal, place_refusal, placement_options,
                     special_case_options, start_space_refusal, step_refusal, tech_refusal,
                     trade_refusal, uxmal_build_refusal, words, uxmal_price, row_types)
 from .scoring import food_day, refill_display
@@ -367,12 +367,12 @@ class ChooseAction(Frame):
         s.stack.pop()
         if type(a) is Do:
             P = s.p[s.cur]
-            for k, cost in reach(P, self.gear, self.space):
-                if k == a.space:
-                    P[CORN] -= cost
-                    s.corn_out -= cost
-                    break
-            perform(s, self.gear, a.space)
+            g = self.gear
+            # the corn for stepping back (reach, inlined as in legal_actions); 0 if out of reach
+            cost = COST_OF[g][self.space][g == CHICHEN and CHICHEN_AHEAD[P[TECH + THEOLOGY]] != 0].get(a.space, 0)
+            P[CORN] -= cost
+            s.corn_out -= cost
+            perform(s, g, a.space)
 
 
 @mypyc_attr(native_class=False)
@@ -972,12 +972,13 @@ def advance_days(s: "TzolkinState", days: int) -> None:
     """Turn the calendar: every worker moves up one space per day; a player's worker
     leaving the highest space returns to its owner; dummies ride round forever."""
     for _ in range(days):
-        for occ, top, last in zip(s.gears, SPACES, AT_LAST):
+        for g, occ in enumerate(s.gears):   # (enumerate, not zip with SPACES: measured faster)
             occ.insert(0, occ.pop())
+            top = SPACES[g]
             who = occ[top]
             if 0 <= who < DUMMY:
                 occ[top] = EMPTY
-                s.at[who].remove(last - s.day)     # it stood on the last space
+                s.at[who].remove(AT_LAST[g] - s.day)     # it stood on the last space
                 P = s.p[who]
                 P[READY] += 1
                 P[ON_GEARS] -= 1
