@@ -236,6 +236,17 @@ def play_out(client: Any, table: str, sessions: dict[int, str]) -> dict[str, Any
     raise AssertionError("the game did not end")
 
 
+def play_first_moves(client: Any, table: dict[str, Any], count: int) -> None:
+    """``count`` moves through the API, each the mover's first legal move, played with the
+    mover's seat token (``table`` as :func:`create_table` returns it)."""
+    for _ in range(count):
+        state = client.get(f"/api/tables/{table['table']}").json()
+        token = table["tokens"][state["current_player"]]
+        answer = client.post(f"/api/tables/{table['table']}/moves", headers=bearer(token),
+                             json={"move_number": state["move_number"], "action_id": 0})
+        assert answer.status_code == 200, answer.text
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

@@ -42,15 +42,6 @@ def pg_db():
     cleanup.dispose()
 
 
-def play(client, support, data, count):
-    for _ in range(count):
-        state = client.get(f"/api/tables/{data['table']}").json()
-        token = data["tokens"][state["current_player"]]
-        response = client.post(f"/api/tables/{data['table']}/moves", headers=support.bearer(token),
-                               json={"move_number": state["move_number"], "action_id": 0})
-        assert response.status_code == 200, response.text
-
-
 def test_postgres_url_uses_psycopg():
     assert Database(os.environ["DATABASE_URL"]).engine.dialect.driver == "psycopg"
 
@@ -58,14 +49,14 @@ def test_postgres_url_uses_psycopg():
 def test_restart_resumes_on_postgres(pg_db, support):
     with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
         data = support.create_table(client, players=3, seed=17)
-        play(client, support, data, 4)
+        support.play_first_moves(client, data, 4)
         before = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                   for s, t in data["tokens"].items()}
     with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
         after = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                  for s, t in data["tokens"].items()}
         assert after == before
-        play(client, support, data, 1)
+        support.play_first_moves(client, data, 1)
         listed = client.get("/api/tables").json()["tables"]
         assert [t["move_count"] for t in listed if t["table"] == data["table"]] == [5]
 

@@ -12,12 +12,7 @@ from mayagames.server.rooms import Room
 def played_table(client, support, moves=12):
     """A Tzolk'in table (secret draft, events) with ``moves`` moves played through the API."""
     table = support.create_table(client, game="tzolkin", agents=["human", "human"], seed=11)
-    for _ in range(moves):
-        state = client.get(f"/api/tables/{table['table']}").json()
-        token = table["tokens"][state["current_player"]]
-        answer = client.post(f"/api/tables/{table['table']}/moves", headers=support.bearer(token),
-                             json={"move_number": state["move_number"], "action_id": 0})
-        assert answer.status_code == 200, answer.text
+    support.play_first_moves(client, table, moves)
     return table["table"]
 
 
