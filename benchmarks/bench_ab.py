@@ -28,7 +28,9 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
+
+from bench_speedup import POSITIONS, spread_positions  # the same search positions (this folder)
 
 REPO = Path(__file__).resolve().parent.parent
 OLD = "mayagames_old"
@@ -68,7 +70,7 @@ def workload(package: str, game: str, kind: str, size: int) -> Callable[[], list
                 out.append(repr(state.scores()))
             return out
         return play
-    positions = sample_positions(core, Rng, game)
+    positions = spread_positions(core.new_game, Rng, game, POSITIONS, seed=3)
 
     def search() -> list[str]:
         out = []
@@ -77,27 +79,6 @@ def workload(package: str, game: str, kind: str, size: int) -> Callable[[], list
             out.append(str(agent.act(state.view(state.current_player), state.legal_actions())))
         return out
     return search
-
-
-def sample_positions(core: Any, Rng: Any, game: str, count: int = 4, seed: int = 3) -> list:
-    """``bench_speedup.sample_positions``: positions spread over one seeded random game."""
-    probe, rng, length = core.new_game(game, 2, seed), Rng(seed), 0
-    while not probe.is_terminal:
-        probe.apply_unchecked(rng.choice(probe.legal_actions()))
-        length += 1
-    positions = []
-    state, walk, done = core.new_game(game, 2, seed), Rng(seed), 0
-    for k in range(count):
-        target = int(length * (k + 0.5) / count)
-        while done < target and not state.is_terminal:
-            state.apply_unchecked(walk.choice(state.legal_actions()))
-            done += 1
-        probe = state.clone()
-        while not probe.is_terminal and len(probe.legal_actions()) < 2:
-            probe.apply_unchecked(probe.legal_actions()[0])
-        if not probe.is_terminal:
-            positions.append(probe)
-    return positions
 
 
 def main() -> None:

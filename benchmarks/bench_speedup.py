@@ -62,6 +62,12 @@ def sample_positions(game: str, count: int, seed: int) -> list:
     from mayagames.core import new_game
     from mayagames.core.rng import Rng
 
+    return spread_positions(new_game, Rng, game, count, seed)
+
+
+def spread_positions(new_game, Rng, game: str, count: int, seed: int) -> list:
+    """:func:`sample_positions` with the tree's ``new_game`` and ``Rng`` given (``bench_ab.py``
+    holds two trees in one process)."""
     probe, rng, length = new_game(game, 2, seed), Rng(seed), 0
     while not probe.is_terminal:
         probe.apply_unchecked(rng.choice(probe.legal_actions()))
