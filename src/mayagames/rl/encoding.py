@@ -203,6 +203,22 @@ class IdentityIndex:
         self.ids[id(action)] = index
         self.kept.append(action)
 
+    def table(self, legal: Sequence[Action],
+              first: Callable[[Action], int | None]) -> dict[int, Action] | None:
+        """The legal actions by index: by identity when remembered, else ``first(action)``
+        (which remembers what may be remembered). ``None`` when an action has no index or two
+        share one: the caller then asks :meth:`ActionCodec.legal_index` to name them."""
+        ids = self.ids
+        table: dict[int, Action] = {}
+        for action in legal:
+            index = ids.get(id(action))
+            if index is None:
+                index = first(action)
+                if index is None:
+                    return None
+            table[index] = action
+        return table if len(table) == len(legal) else None
+
 
 class TableCodec(ActionCodec):
     """A context-free codec over an enumerated table of every action value of a game.
@@ -241,20 +257,15 @@ class TableCodec(ActionCodec):
     def legal_index(self, view: State, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, with one look-up per action (by identity
         once an action object has been seen)."""
-        by_identity = self.by_identity
-        ids = by_identity.ids
-        table: dict[int, Action] = {}
-        for action in legal:
-            index = ids.get(id(action))
-            if index is None:
-                index = self.index.get(action)
-                if index is None:
-                    return super().legal_index(view, legal)  # names the action
-                by_identity.remember(action, index)
-            table[index] = action
-        if len(table) != len(legal):
-            return super().legal_index(view, legal)  # names the two actions on one index
-        return table
+        table = self.by_identity.table(legal, self._first_index)
+        return super().legal_index(view, legal) if table is None else table
+
+    def _first_index(self, action: Action) -> int | None:
+        """The table index of an action not yet seen by identity (remembered)."""
+        index = self.index.get(action)
+        if index is not None:
+            self.by_identity.remember(action, index)
+        return index
 
     def decode(self, index: int, view: State) -> Action:
         if not 0 <= index < len(self.actions):

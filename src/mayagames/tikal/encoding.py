@@ -123,23 +123,19 @@ class TikalCodec(ActionCodec):
     def legal_index_seat(self, state: State, seat: int, legal: Sequence[Action]) -> dict[int, Action]:
         """As :meth:`ActionCodec.legal_index`, remembering the index of every action whose
         key does not depend on the position (all but transfers, camps and trades)."""
-        by_identity = self.by_identity
-        ids = by_identity.ids
-        table: dict[int, Action] = {}
-        for action in legal:
-            index = ids.get(id(action))
-            if index is None:
-                if isinstance(action, VIEW_DEPENDENT):
-                    index = self.encode_seat(action, state, seat)
-                else:
-                    index = self._fixed.get(action)
-                    if index is None:
-                        index = self._fixed[action] = self.encode_seat(action, state, seat)
-                    by_identity.remember(action, index)
-            table[index] = action
-        if len(table) != len(legal):
-            return super().legal_index(state.view(seat), legal)  # names the two actions on one index
-        return table
+        table = self.by_identity.table(legal, lambda action: self._first_index(action, state, seat))
+        return super().legal_index(state.view(seat), legal) if table is None else table
+
+    def _first_index(self, action: Action, state: State, seat: int) -> int:
+        """The index of an action not yet seen by identity; remembered unless its key
+        depends on the position."""
+        if isinstance(action, VIEW_DEPENDENT):
+            return self.encode_seat(action, state, seat)
+        index = self._fixed.get(action)
+        if index is None:
+            index = self._fixed[action] = self.encode_seat(action, state, seat)
+        self.by_identity.remember(action, index)
+        return index
 
     def encode(self, action: Action, view: State) -> int:
         return self.encode_seat(action, view, view.viewer)
