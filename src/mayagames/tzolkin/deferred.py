@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 AGE_1, AGE_2, TILES, MONUMENTS = range(4)   # the piles a world may owe a shuffle for
 KINDS = 4
-_GAMMA = 0x9E3779B97F4A7C15                  # SplitMix64's step (core.rng)
-_MASK = (1 << 64) - 1
 
 
 class Shuffle:
@@ -65,7 +63,11 @@ def piles(s: "TzolkinState", kind: int) -> list[list[int]]:
 
 def deal_unshuffled(s: "TzolkinState", kind: int, shuffle: Shuffle) -> None:
     """Fill the places of ``kind``'s piles from the pool in its own order."""
-    pool = list(shuffle.pool)
+    _fill(s, kind, shuffle, list(shuffle.pool))
+
+
+def _fill(s: "TzolkinState", kind: int, shuffle: Shuffle, pool: list[int]) -> None:
+    """Pop ``pool`` into the shuffle's places of ``kind``'s piles (in the eager order)."""
     for pile, places in zip(piles(s, kind), shuffle.places):
         for i in places:
             pile[i] = pool.pop()
@@ -80,10 +82,10 @@ def deal_deferred(s: "TzolkinState", kind: int) -> None:
     if shuffle is None:
         return
     pool = list(shuffle.pool)
-    Rng((deferred.rng_state + shuffle.draws * _GAMMA) & _MASK).shuffle(pool)
-    for pile, places in zip(piles(s, kind), shuffle.places):
-        for i in places:
-            pile[i] = pool.pop()
+    rng = Rng(deferred.rng_state)
+    rng.skip(shuffle.draws)            # the generator as it was when this shuffle was due
+    rng.shuffle(pool)
+    _fill(s, kind, shuffle, pool)
     owed = list(deferred.owed)
     owed[kind] = None
     s.deferred = Deferred(deferred.rng_state, tuple(owed)) if any(owed) else None
