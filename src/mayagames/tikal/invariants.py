@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from collections import Counter
 
-from .model import HIDDEN, JUNGLE, RUINS, TEMPLE, VOLCANO
+from .model import HIDDEN, JUNGLE, TEMPLE, VOLCANO, index_kinds
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -93,9 +93,7 @@ def _tiles(s: TikalState, problems: list[str]) -> None:
     for h in range(s.H):
         if (s.tile_on[h] >= 0) and s.kind[h] == JUNGLE:
             problems.append(f"hex {s.hex_name(h)} holds a tile but is Jungle")
-    derived = [[h for h in range(s.H) if s.kind[h] == k] for k in range(len(s.hexes_by_kind))]
-    if [list(hexes) for hexes in s.hexes_by_kind] != derived or s.temples_and_ruins != {
-            h for h in range(s.H) if s.kind[h] in (TEMPLE, RUINS)}:
+    if (s.hexes_by_kind, s.temples_and_ruins) != index_kinds(s.kind):
         problems.append("the hexes-by-kind index is out of date (call refresh after writing kind)")
     volcanoes = sum(1 for h in range(s.H) if s.kind[h] == VOLCANO)
     if volcanoes + s.volcano_supply != s.C.volcanoes_3d:

@@ -22,6 +22,16 @@ JUNGLE, BASE_CAMP, TEMPLE, CLEARING, RUINS, LAKE, VOLCANO = range(7)
 KIND_NAMES = ("jungle", "base_camp", "temple", "clearing", "ruins", "lake", "volcano")
 KIND_OF_TYPE = {name: i for i, name in enumerate(KIND_NAMES)}
 COMMON = -2  # owner of the Common Base Camp
+
+
+def index_kinds(kind: list[int]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
+    """The hexes-by-kind index of a board's ``kind`` list: per kind its hexes, ascending,
+    and the sites of the temple and ruin AP actions (``TikalState.hexes_by_kind`` and
+    ``temples_and_ruins``)."""
+    by_kind: list[list[int]] = [[] for _ in KIND_NAMES]
+    for h, k in enumerate(kind):
+        by_kind[k].append(h)
+    return tuple(tuple(hexes) for hexes in by_kind), frozenset(by_kind[TEMPLE] + by_kind[RUINS])
 # phases
 ROUND_MANAGEMENT, ACTION, FINAL, OVER = range(4)
 PHASE_NAMES = ("round_management", "action", "final_scoring", "over")

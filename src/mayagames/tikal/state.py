@@ -31,7 +31,8 @@ from . import invariants as _invariants
 from . import serialize as _serialize
 from .data import DRAWN_LETTERS, Components, default_components
 from .model import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, HIDDEN, JUNGLE, KIND_NAMES,  # noqa: F401
-                    KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, TikalFrame)
+                    KIND_OF_TYPE, LAKE, OVER, PHASE_NAMES, ROUND_MANAGEMENT, RUINS, TEMPLE, VOLCANO, TikalFrame,
+                    index_kinds)
 
 
 class TikalState(State):
@@ -109,11 +110,9 @@ class TikalState(State):
 
         ``hexes_by_kind[k]``: the hexes of kind k, ascending; ``temples_and_ruins``: the
         sites of the temple and ruin AP actions. Both immutable (shared by copies)."""
-        by_kind: list[list[int]] = [[] for _ in KIND_NAMES]
-        for h, k in enumerate(self.kind):
-            by_kind[k].append(h)
-        self.hexes_by_kind: tuple[tuple[int, ...], ...] = tuple(tuple(hexes) for hexes in by_kind)
-        self.temples_and_ruins: frozenset[int] = frozenset(by_kind[TEMPLE] + by_kind[RUINS])
+        by_kind, sites = index_kinds(self.kind)
+        self.hexes_by_kind: tuple[tuple[int, ...], ...] = by_kind
+        self.temples_and_ruins: frozenset[int] = sites
 
     def _reindex_hex(self, h: int, was: int) -> None:
         """Hex ``h`` changed from kind ``was`` to ``kind[h]``: update the index (a tile laid)."""
