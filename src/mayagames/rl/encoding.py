@@ -355,15 +355,7 @@ class Canvas:
         at: list[int] = []
         val: list[float] = []
         draw(at, val)
-        old = self.spots.get(name)
-        if old is not None:
-            if old[0] == at and old[1] == val:
-                return
-            self.at += old[0]
-            self.val += [0.0] * len(old[0])
-        self.at += at
-        self.val += val
-        self.spots[name] = (at, val)
+        self.entries(name, (at, val))
 
     def entries(self, name: object, entries: tuple[list[int], list[float]]) -> None:
         """Set group ``name``'s entries to ``entries`` (offsets, values), made elsewhere
@@ -400,6 +392,7 @@ class Canvas:
         if old is None:
             for values, (draw, fixed) in zip(lists, draws):
                 self._draw_items(values, None, draw, fixed)
+            self.keys[name] = snapshot(lists)
         elif old != lists:
             kept = list(old)  # the unchanged lists' copies are kept
             for j in compress(count(), map(ne, lists, old)):
@@ -407,10 +400,6 @@ class Canvas:
                 self._draw_items(lists[j], old[j], draw, fixed)
                 kept[j] = snapshot(lists[j])
             self.keys[name] = tuple(kept)
-            return
-        else:
-            return
-        self.keys[name] = snapshot(lists)
 
     def _draw_items(self, values: list, old: list | None, draw: ItemDraw, fixed: bool) -> None:
         """The entries of the items of ``values`` that differ from ``old`` (the list as last
