@@ -465,12 +465,14 @@ function placeTip(node) {
   tip.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
 }
 
-// Scrolling moves the details with their element; they close once it leaves the window.
+// Scrolling moves the details with their element; they close once it leaves the window
+// or slips under the sticky action bar.
 function followTip() {
   const node = app.tipFor;
   if (!node) return;
   const box = node.isConnected ? node.getBoundingClientRect() : null;
-  if (!box || box.bottom < 0 || box.top > window.innerHeight) { hideTip(); return; }
+  const top = $("actionbar").getBoundingClientRect().bottom;
+  if (!box || box.bottom < top || box.top > window.innerHeight) { hideTip(); return; }
   placeTip(node);
 }
 
