@@ -90,7 +90,8 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
-    app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
+    app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes,
+                       allowed_origins=limits.allowed_origins)
     app.state.reviews = reviews
     app.state.players = players
     install_error_handlers(app)
