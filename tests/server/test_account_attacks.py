@@ -86,3 +86,76 @@ def test_cross_site_rule():
     assert cross_site_refusal("DELETE", {**own, "sec-fetch-site": "same-site"}, ()) is not None
     assert cross_site_refusal("POST", {**own, "origin": "https://evil.example"}, ("*",)) is None
     assert cross_site_refusal("POST", own, ()) is None
+
+
+# --- 1. hints ---------------------------------------------------------------------------------
+def ask_hint(client: Any, table: str, token: str | None, number: int, level: str = "medium") -> Any:
+    return client.post(f"/api/tables/{table}/hint", json={"level": level, "move_number": number},
+                       headers={"Authorization": f"Bearer {token}"} if token else {})
+
+
+def play(client: Any, support: Any, table: str, token: str, text: str) -> dict[str, Any]:
+    mine = client.get(f"/api/tables/{table}", headers=support.bearer(token)).json()
+    answer = client.post(f"/api/tables/{table}/moves", headers=support.bearer(token),
+                         json={"move_number": mine["move_number"], "action": text})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_hints_are_their_seats_own_until_the_game_ends(pclient, support):
+    """The attack: a seat asks a hint during Tzolk'in's start-tile draft, anyone reads the
+    hinted tiles from GET .../hints. Now only the seat itself (token or account) sees it."""
+    client = pclient
+    made = client.post("/api/tables", json={"game": "tzolkin", "players": 2})
+    assert made.status_code == 201, made.text
+    table, tokens = made.json()["table"], [s["token"] for s in made.json()["seats"]]
+    state = client.get(f"/api/tables/{table}").json()
+    seat, number = state["current_player"], state["move_number"]
+    given = ask_hint(client, table, tokens[seat], number)
+    assert given.status_code == 200, given.text
+    assert "position" not in given.json() and "earlier" not in given.json()
+    url = f"/api/tables/{table}/hints"
+    assert client.get(url).json()["hints"] == []                                  # anyone
+    assert client.get(url, headers=support.bearer(tokens[1 - seat])).json()["hints"] == []
+    support.register(client, "Stranger")                                           # an account
+    assert client.get(url).json()["hints"] == []
+    client.cookies.clear()
+    own = client.get(url, headers=support.bearer(tokens[seat])).json()["hints"]
+    assert own == [{"move_number": number, "seat": seat, "level": "medium",
+                    "action": given.json()["action"]}]
+    assert client.get(f"/api/tables/{table}/record").status_code == 403  # not before the end
+
+
+def test_a_hint_is_cached_per_position_and_seat(pclient, support):
+    """The attack: seat 0 asks at move N, undoes and ends its turn another way; seat 1,
+    now to move at move N, got seat 0's hint (an action not even legal for seat 1)."""
+    client = pclient
+    made = client.post("/api/tables", json={"game": "tally", "players": 2})
+    table, tokens = made.json()["table"], [s["token"] for s in made.json()["seats"]]
+    play(client, support, table, tokens[0], "add 1")
+    play(client, support, table, tokens[0], "add 1")                # move 2: seat 0 must end
+    first = ask_hint(client, table, tokens[0], 2)
+    assert first.status_code == 200 and first.json()["seat"] == 0, first.text
+    undone = client.post(f"/api/tables/{table}/undo", headers=support.bearer(tokens[0]),
+                         json={"move_number": 2})
+    assert undone.status_code == 200, undone.text
+    play(client, support, table, tokens[0], "end")                  # move 2 again: seat 1's turn
+    mine = client.get(f"/api/tables/{table}", headers=support.bearer(tokens[1])).json()
+    assert mine["move_number"] == 2 and mine["current_player"] == 1
+    second = ask_hint(client, table, tokens[1], 2)
+    assert second.status_code == 200, second.text
+    assert second.json()["seat"] == 1
+    assert second.json()["action"] in {a["text"] for a in mine["legal"]}
+    # each seat's list has its own; the record lists both once the game is over
+    assert [h["seat"] for h in client.get(f"/api/tables/{table}/hints",
+                                          headers=support.bearer(tokens[0])).json()["hints"]] == [0]
+    assert [h["seat"] for h in client.get(f"/api/tables/{table}/hints",
+                                          headers=support.bearer(tokens[1])).json()["hints"]] == [1]
+    for _ in range(100):
+        state = client.get(f"/api/tables/{table}").json()
+        if state["terminal"]:
+            break
+        play(client, support, table, tokens[state["current_player"]], "end" if state["move_number"] % 2 else "add 1")
+    used = client.get(f"/api/tables/{table}/hints").json()["hints"]
+    assert [(h["move_number"], h["seat"]) for h in used] == [(2, 0), (2, 1)]
+    assert client.get(f"/api/tables/{table}/record").json()["meta"]["hints"] == used

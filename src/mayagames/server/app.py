@@ -98,7 +98,7 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     add_pages(app)
     add_player_api(app, service, players, STATIC_DIR, secure_cookies)
     add_api(app, service, players)
-    add_review_api(app, service, reviews)
+    add_review_api(app, service, reviews, viewer_seat=players.seat_of_request)
     add_websocket(app, service, players)
     return app
 
@@ -329,7 +329,8 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
         data = service.record(room)
-        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py)
+        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py);
+        # service.record refuses an unfinished game, and hints() lists them all only once over
         return JSONResponse(data)
 
 
