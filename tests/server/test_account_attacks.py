@@ -159,3 +159,49 @@ def test_a_hint_is_cached_per_position_and_seat(pclient, support):
     used = client.get(f"/api/tables/{table}/hints").json()["hints"]
     assert [(h["move_number"], h["seat"]) for h in used] == [(2, 0), (2, 1)]
     assert client.get(f"/api/tables/{table}/record").json()["meta"]["hints"] == used
+
+
+# --- 3. weak passwords, bot names ---------------------------------------------------------------
+@pytest.mark.parametrize("password", ["12345678", "password", "aaaaaaaa", " " * 8,   # the attack
+                                      "1234567890", "password2024!", "P@ssw0rd123", "qwertyuiop",
+                                      "abcabcabcabc", " " * 12, "0987654321", "iloveyou12",
+                                      "Ixchel2024!", "a" * 128])
+def test_weak_passwords_are_refused(pclient, password):
+    answer = pclient.post("/api/accounts", json={"name": "Ixchel", "password": password})
+    assert answer.status_code == 422, (password, answer.text)
+    assert answer.json()["error"] in ("bad_password", "weak_password")
+    assert pclient.post("/api/login", json={"name": "Ixchel", "password": password}).status_code == 401
+
+
+def test_a_weak_new_password_is_refused_and_good_ones_pass(pclient, support):
+    support.register(pclient, "Ixchel")
+    weak = pclient.post("/api/me/password", json={"old": support.PASSWORD, "new": "password123"})
+    assert weak.status_code == 422 and weak.json()["error"] == "weak_password"
+    assert "too easy to guess" in weak.json()["message"]
+    for good in ("banana split forever", "kjh3k4j5h34", "Tzolkin gears turn slowly"):
+        answer = pclient.post("/api/accounts", json={"name": f"p{len(good)}x", "password": good})
+        assert answer.status_code == 201, (good, answer.text)
+
+
+@pytest.mark.parametrize("name", ["easy", "Hard", "MEDIUM", "H4rd", "3asy", "rand0m", "e.a.s.y",
+                                  "mcts", "Heuristic", "M_e-d.i_u-m", "admin", "MayaGames", "B0T_ana"])
+def test_bot_names_are_reserved(pclient, name):
+    answer = pclient.post("/api/accounts", json={"name": name, "password": "banana split forever"})
+    assert answer.status_code == 422, (name, answer.text)
+    assert answer.json()["error"] in ("reserved_name", "bad_name")
+
+
+def test_accounts_made_under_the_old_rule_keep_logging_in(players_app):
+    """An account whose password was fine before (8 characters, common) still logs in."""
+    from fastapi.testclient import TestClient
+
+    app = players_app()
+    with TestClient(app) as client:
+        players = app.state.players
+        from mayagames.server.accounts import name_key
+
+        players.store.create_account("Oldtimer", name_key("Oldtimer"),
+                                     players.passwords.hash("password"), 0.0)
+        answer = client.post("/api/login", json={"name": "Oldtimer", "password": "password"})
+        assert answer.status_code == 200, answer.text
+        assert client.get("/api/me").json()["account"]["name"] == "Oldtimer"
