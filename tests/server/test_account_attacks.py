@@ -205,3 +205,43 @@ def test_accounts_made_under_the_old_rule_keep_logging_in(players_app):
         answer = client.post("/api/login", json={"name": "Oldtimer", "password": "password"})
         assert answer.status_code == 200, answer.text
         assert client.get("/api/me").json()["account"]["name"] == "Oldtimer"
+
+
+# --- issue 23, item 2: private tables stay off other people's lists ------------------------------
+def test_private_tables_are_listed_to_their_seats_only(pclient, support):
+    """The attack: a brand-new account's "Recent tables" (GET /api/tables, also ?recent=1)
+    listed other people's private tables with an open link."""
+    client = pclient
+    ana = support.register(client, "Ana")
+    private = client.post("/api/tables", json={"game": "tally", "players": 2}).json()["table"]
+    public = client.post("/api/tables", json={"game": "tally", "players": 2, "public": True}).json()["table"]
+    support.use(client, None)
+    guest = support.create_table(client, game="tally", seed=None)["table"]  # a guest's: private too
+    support.register(client, "Newcomer")
+    for query in ("", "?recent=1", "?limit=500", "?status=playing"):
+        listed = {t["table"] for t in client.get(f"/api/tables{query}").json()["tables"]}
+        assert private not in listed and guest not in listed, query
+        assert public in listed, query
+    support.use(client, None)
+    assert {t["table"] for t in client.get("/api/tables").json()["tables"]} == {public}
+    support.use(client, ana)  # its seats see it
+    assert {t["table"] for t in client.get("/api/tables").json()["tables"]} == {private, public}
+    # still open to whoever has the link (a spectator), only not listed
+    support.use(client, None)
+    assert client.get(f"/api/tables/{private}").status_code == 200
+
+
+def test_a_profile_lists_private_tables_to_their_seats_only(pclient, support):
+    client = pclient
+    ana = support.register(client, "Ana")
+    made = client.post("/api/tables", json={"game": "tally", "players": 2,
+                                            "seats": [{"agent": "human"}, {"agent": "random"}]})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    assert support.play_out(client, table, {0: ana})["terminal"]
+    support.use(client, ana)
+    assert [t["table"] for t in client.get("/api/players/Ana").json()["tables"]] == [table]
+    support.register(client, "Newcomer")
+    assert client.get("/api/players/Ana").json()["tables"] == []
+    support.use(client, None)
+    assert client.get("/api/players/Ana").json()["tables"] == []

@@ -264,11 +264,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     @app.get("/api/tables")
     async def list_tables(status: str | None = Query(None, pattern="^(playing|finished)$"),
                           limit: int = Query(50, ge=1, le=500),
-                          open: bool = Query(False, description="public tables with a free seat")
-                          ) -> dict[str, Any]:
+                          open: bool = Query(False, description="public tables with a free seat"),
+                          acc: Account | None = Depends(viewer)) -> dict[str, Any]:
+        """Recent tables: the public ones, and the session's account's own; a private
+        table is listed to nobody but its seats (it is still open to whoever has its link)."""
         if open:
             return {"tables": await players.open_tables(limit)}
-        return {"tables": await service.list_tables(status, limit)}
+        only = players.store.listed_to(acc.id if acc else None)
+        return {"tables": await service.list_tables(status, limit, only)}
 
     @app.get("/api/tables/{table_id}", dependencies=[Depends(state_request)])
     async def table_state(room: Room = Depends(fresh_room_of),
