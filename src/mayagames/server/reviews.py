@@ -142,7 +142,7 @@ class ReviewStore:
         with Session(self.db.engine) as session:
             rows = session.execute(select(HintRow).where(HintRow.table_id == table_id)
                                    .order_by(HintRow.move_number)).scalars()
-            used = []
+            used: list[dict[str, Any]] = []
             for r in rows:
                 earlier = r.data.get("earlier") if isinstance(r.data, dict) else None
                 used.extend(e for e in (earlier if isinstance(earlier, list) else [])
