@@ -1,7 +1,8 @@
 """Cross-site request forgery, performed by a real browser (issue 26, item 2): a page on
 another port of the same host (same site, so the SameSite=Lax session cookie rides along)
 tries to re-issue the creator's invite link, by a form POST and by fetch. Both are refused
-(403 ``cross_site``) and the friend's link keeps working; the app's own page still may."""
+(403 ``cross_site``) and the friend's link keeps working; the app's own page still may.
+And the lobby's "Recent tables" of another account (issue 23, item 2)."""
 
 from __future__ import annotations
 
@@ -102,3 +103,24 @@ def test_a_page_of_another_origin_cannot_act_with_the_cookie(app_server, evil_si
         return [answer.status, await answer.json()]; }""", f"/api/tables/{table}/seats/1/invite")
     assert reissued[0] == 200 and reissued[1]["token"] != token
     assert not friend_still_in()
+
+
+def test_recent_tables_never_list_other_peoples_private_tables(app_server, new_page):
+    """Issue 23, item 2: a brand-new account's "Recent tables" listed other people's
+    private tables with an "open" link."""
+    from playwright.sync_api import expect
+
+    url = app_server.url
+    ana = new_page(base_url=url)
+    assert ana.context.request.post("/api/accounts", data={"name": "Ana", "password": PASSWORD}).ok
+    private = ana.context.request.post("/api/tables", data={"game": "toy", "players": 2}).json()["table"]
+    public = ana.context.request.post("/api/tables", data={"game": "toy", "players": 2,
+                                                           "public": True}).json()["table"]
+    newcomer = new_page(base_url=url)
+    assert newcomer.context.request.post("/api/accounts", data={"name": "Newcomer",
+                                                                "password": PASSWORD}).ok
+    for page, shown in ((newcomer, {public}), (ana, {private, public})):
+        page.goto(url + "/")
+        expect(page.locator(f'#recent a[href="/table/{public}"]')).to_have_count(1)
+        links = page.locator("#recent a").evaluate_all("(as) => as.map((a) => a.getAttribute('href'))")
+        assert {href.rsplit("/", 1)[1] for href in links} == shown
