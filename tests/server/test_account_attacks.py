@@ -245,3 +245,22 @@ def test_a_profile_lists_private_tables_to_their_seats_only(pclient, support):
     assert client.get("/api/players/Ana").json()["tables"] == []
     support.use(client, None)
     assert client.get("/api/players/Ana").json()["tables"] == []
+
+
+def test_rating_histories_name_private_tables_to_their_seats_only(pclient, support):
+    """A bot level's (or a person's) rating history listed the ids of private rated tables."""
+    client = pclient
+    ana = support.register(client, "Ana")
+    made = client.post("/api/tables", json={"game": "toy", "players": 2, "rated": True,
+                                            "seats": [{"agent": "human"}, {"agent": "easy"}]})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    support.play_out(client, table, {0: ana})
+    support.use(client, ana)
+    assert [h["table"] for h in client.get("/api/players/easy").json()["history"]] == [table]
+    assert [h["table"] for h in client.get("/api/players/Ana").json()["history"]] == [table]
+    for looker in (None, support.register(client, "Newcomer")):
+        support.use(client, looker)
+        for name in ("easy", "Ana"):
+            history = client.get(f"/api/players/{name}").json()["history"]
+            assert len(history) == 1 and history[0]["table"] is None  # the rating moved: public

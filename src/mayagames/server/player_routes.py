@@ -150,6 +150,11 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
             key, shown = account_player(acc.id), acc.name
         ratings = await players.db(players.store.player_ratings, key)
         history = await players.db(players.store.history, key, 500)
+        listable = await players.db(players.store.listable, sorted({h["table"] for h in history}),
+                                    looker.id if looker else None)
+        for point in history:  # the rating moved; which private table it was is its seats' own
+            if point["table"] not in listable:
+                point["table"] = None
         tables = [t for t in (await players.my_tables(acc, 60) if acc else [])
                   if t["status"] == "finished"  # games and results; nothing about games under way
                   and (t["public"] or (looker is not None and any(

@@ -354,6 +354,20 @@ class PlayerStore:
         return public.union(select(SeatOwnerRow.table_id)
                             .where(SeatOwnerRow.account_id == account_id))
 
+    def listable(self, table_ids: list[str], account_id: int | None) -> set[str]:
+        """Of ``table_ids``, the ones that may be listed to an account (None: to anyone):
+        see :meth:`listed_to`."""
+        if not table_ids:
+            return set()
+        with Session(self.engine) as s:
+            found = set(s.execute(select(TableMetaRow.table_id).where(
+                TableMetaRow.table_id.in_(table_ids), TableMetaRow.public.is_(True))).scalars())
+            if account_id is not None:
+                found.update(s.execute(select(SeatOwnerRow.table_id).where(
+                    SeatOwnerRow.table_id.in_(table_ids),
+                    SeatOwnerRow.account_id == account_id)).scalars())
+            return found
+
     def account_tables(self, account_id: int, limit: int) -> list[tuple[str, int]]:
         """(table, seat) of an account's seats, most recently active first."""
         with Session(self.engine) as s:
