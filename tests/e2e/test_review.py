@@ -95,8 +95,10 @@ def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots
     page.locator("#hint").click()
     expect(page.locator("#hint-text")).to_contain_text("would play")
     text = page.locator("#hint-text").inner_text()
-    hints = httpx.get(f"{review_server.url}/api/tables/{data['table']}/hints").json()["hints"]
+    url = f"{review_server.url}/api/tables/{data['table']}/hints"
+    hints = httpx.get(url, headers=support.bearer(data["tokens"][0])).json()["hints"]
     assert len(hints) == 1 and hints[0]["action"] in text
+    assert httpx.get(url).json()["hints"] == []  # the seat's own until the game ends
     page.screenshot(path=str(shots / "hint.png"))
     spectator = new_page()
     spectator.goto(f"{review_server.url}/table/{data['table']}")

@@ -28,7 +28,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def tables_in_db(client: Any) -> int:
-    return len(client.get("/api/tables").json()["tables"])
+    """Every table stored (the lobby's list shows strangers public tables only)."""
+    return len(client.app.state.service.db.list_tables(limit=500))
 
 
 def assert_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
@@ -463,7 +464,7 @@ def test_reviews_and_hints_are_rate_limited_per_address(make_app, support):
         body = assert_error(c.post(f"{url}/hint", headers=auth, json=hint), 429, "rate_limited")
         assert "review and hint requests" in body["message"]
         assert_error(c.post(f"{url}/review"), 429, "rate_limited")
-        assert c.get(f"{url}/hints").json()["hints"][0]["move_number"] == 0  # one hint given
+        assert c.get(f"{url}/hints", headers=auth).json()["hints"][0]["move_number"] == 0  # one hint given
         statuses = [c.get(f"{url}/review").status_code for _ in range(3)]
         assert 429 not in statuses  # 4 state requests: within the rate
         body = assert_error(c.get(f"{url}/review"), 429, "rate_limited")
@@ -596,7 +597,8 @@ def test_rows_that_cannot_load_are_broken_tables_and_the_server_starts(make_app,
 
     from fastapi.testclient import TestClient
 
-    with TestClient(make_app()) as c:
+    with TestClient(make_app(fast_password_hashes=True)) as c:
+        session = support.register(c, "Keeper")  # its tables are listed to it (private ones too)
         good = support.create_table(c, agents=["human", "random"])
         bad = {name: support.create_table(c, agents=["human", "random"])["table"]
                for name in CORRUPTIONS}
@@ -604,7 +606,8 @@ def test_rows_that_cannot_load_are_broken_tables_and_the_server_starts(make_app,
         for name, sql in CORRUPTIONS.items():
             conn.execute(sql.replace(":id", "?"), (bad[name],))
     caplog.set_level(logging.ERROR, logger="mayagames.server")
-    with TestClient(make_app()) as c:  # the server starts
+    with TestClient(make_app(fast_password_hashes=True)) as c:  # the server starts
+        support.use(c, session)
         assert c.get("/api/health").json()["ok"] is True
         listed = {t["table"]: t for t in c.get("/api/tables").json()["tables"]}
         assert listed[good["table"]]["status"] == "playing"
@@ -627,7 +630,8 @@ def test_rows_that_cannot_load_are_broken_tables_and_the_server_starts(make_app,
 def test_players_cannot_choose_the_seed_by_default(make_app, support):
     from fastapi.testclient import TestClient
 
-    with TestClient(make_app(limits=ServerLimits())) as c:
+    with TestClient(make_app(limits=ServerLimits(), fast_password_hashes=True)) as c:
+        support.register(c, "Keeper")  # the lobby lists its own (private) tables to it
         body = assert_error(c.post("/api/tables", json={"game": "toy", "players": 2, "seed": 7}),
                             403, "fixed_seed")
         assert "MAYAGAMES_ALLOW_FIXED_SEED" in body["message"]
@@ -638,6 +642,7 @@ def test_players_cannot_choose_the_seed_by_default(make_app, support):
 
 
 def test_a_fixed_seed_is_told_to_every_seat_in_the_record_and_the_lobby(client, support):
+    support.register(client, "Keeper")  # the lobby lists its own (private) tables to it
     table = support.create_table(client, seed=7)
     url = f"/api/tables/{table['table']}"
     for token in (*table["tokens"].values(), None):

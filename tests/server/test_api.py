@@ -169,6 +169,7 @@ def test_full_game_then_record_and_game_over(client, support):
 
 
 def test_list_tables(client, support):
+    support.register(client, "Lister")  # private tables are listed to their seats only
     a = support.create_table(client)
     b = support.create_table(client, agents=["human", "random"])
     listed = client.get("/api/tables").json()["tables"]

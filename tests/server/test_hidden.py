@@ -1,5 +1,6 @@
 """Hidden information never reaches a client that may not see it: not in the view, not in
-the legal moves, not in the move log, not through replays or the record of an unfinished game.
+the legal moves, not in the move log, not through replays or the record of an unfinished game,
+not through the hints another seat used or a review before the end.
 
 Full games are played over WebSockets with one client per seat plus a spectator; every
 message each one received is compared with the engine's own projection for that seat.
@@ -166,3 +167,39 @@ def test_finished_games_replay_from_every_side(client, support):
         assert seat1["view"] == states[step].view(1).to_dict()
         assert [e["text"] for e in seat1["log"]] == [
             states[i].public_notation(actions[i], 1) for i in range(step)]
+
+
+@pytest.mark.parametrize("game, players, seed", [("toysecret", 2, 11), ("toysecret", 3, 12),
+                                                 pytest.param("tzolkin", 2, 13, marks=engine("tzolkin"))])
+def test_hints_and_reviews_tell_nobody_else_during_the_game(client, support, game, players, seed):
+    """At every decision the mover asks a hint; after each, every seat (and a spectator)
+    reads the hints and review routes: each sees exactly its own hints, a legal move of its
+    own decision; the review is refused until the end. Over: every hint is listed."""
+    data = support.create_table(client, game=game, players=players, seed=seed)
+    table, tokens = data["table"], data["tokens"]
+    pick = random.Random(seed)
+    asked: list[dict] = []
+    for _ in range(40 if game == "tzolkin" else 10_000):
+        state = client.get(f"/api/tables/{table}").json()
+        if state["terminal"]:
+            break
+        seat, number = state["current_player"], state["move_number"]
+        mine = client.get(f"/api/tables/{table}", headers=support.bearer(tokens[seat])).json()
+        hint = client.post(f"/api/tables/{table}/hint", headers=support.bearer(tokens[seat]),
+                           json={"level": "medium", "move_number": number})
+        assert hint.status_code == 200, hint.text
+        assert hint.json()["seat"] == seat and hint.json()["action"] in {a["text"] for a in mine["legal"]}
+        asked.append({"move_number": number, "seat": seat, "level": "medium",
+                      "action": hint.json()["action"]})
+        for viewer in [*range(players), None]:
+            headers = support.bearer(tokens[viewer]) if viewer is not None else {}
+            seen = client.get(f"/api/tables/{table}/hints", headers=headers).json()["hints"]
+            assert seen == [h for h in asked if h["seat"] == viewer]
+            assert client.post(f"/api/tables/{table}/review", headers=headers).status_code == 409
+            assert client.get(f"/api/tables/{table}/review", headers=headers).status_code == 404
+        client.post(f"/api/tables/{table}/moves", headers=support.bearer(tokens[seat]),
+                    json={"move_number": number, "action_id": pick.randrange(len(mine["legal"]))})
+    if game != "tzolkin":  # its first 40 decisions only
+        assert client.get(f"/api/tables/{table}").json()["terminal"]
+        assert client.get(f"/api/tables/{table}/hints").json()["hints"] == asked
+        assert client.get(f"/api/tables/{table}/record").json()["meta"]["hints"] == asked

@@ -169,10 +169,10 @@ def bearer(token: str | None) -> dict[str, str]:
 
 
 def create_table(instance: Instance, agents: list[str], seed: int,
-                 game: str = "toy") -> dict[str, Any]:
+                 game: str = "toy", client: httpx.Client = HTTP) -> dict[str, Any]:
     body = {"game": game, "players": len(agents), "seed": seed,
             "seats": [{"name": f"P{i}", "agent": a} for i, a in enumerate(agents)]}
-    response = HTTP.post(f"{instance.url}/api/tables", json=body, timeout=10)
+    response = client.post(f"{instance.url}/api/tables", json=body, timeout=10)
     assert response.status_code == 201, response.text
     data = response.json()
     data["tokens"] = {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
@@ -267,7 +267,11 @@ def test_alternating_moves_lobby_replay_and_record_across_instances(cluster):
     """Each move goes through the next instance, each read through yet another one (which
     must already show the move); at the end all agree on the log, the lobby, replays and
     the record."""
-    table = create_table(cluster[0], ["human", "human"], seed=5)
+    owner = httpx.Client(timeout=30)  # an account: the lobby lists its private table to it
+    made = owner.post(f"{cluster[0].url}/api/accounts",
+                      json={"name": "Owner", "password": "correct horse battery"})
+    assert made.status_code == 201, made.text
+    table = create_table(cluster[0], ["human", "human"], seed=5, client=owner)
     number, k = 0, 0
     while True:
         reader = cluster[(k + 1) % 3]
@@ -285,7 +289,7 @@ def test_alternating_moves_lobby_replay_and_record_across_instances(cluster):
     assert all(log == group_db_numbers[0] for log in group_db_numbers)
     assert [e["n"] for e in group_db_numbers[0]] == list(range(1, number + 1))
     for instance in cluster:
-        listed = HTTP.get(f"{instance.url}/api/tables?status=finished&limit=500").json()["tables"]
+        listed = owner.get(f"{instance.url}/api/tables?status=finished&limit=500").json()["tables"]
         assert [(t["move_count"], t["status"]) for t in listed
                 if t["table"] == table["table"]] == [(number, "finished")]
         frame = HTTP.get(f"{instance.url}/api/tables/{table['table']}/replay",

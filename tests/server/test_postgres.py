@@ -47,12 +47,16 @@ def test_postgres_url_uses_psycopg():
 
 
 def test_restart_resumes_on_postgres(pg_db, support):
-    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
+    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS,
+                               fast_password_hashes=True)) as client:
+        session = support.register(client, "Owner")  # the lobby lists its private table to it
         data = support.create_table(client, players=3, seed=17)
         support.play_first_moves(client, data, 4)
         before = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                   for s, t in data["tokens"].items()}
-    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS)) as client:
+    with TestClient(create_app(db=pg_db(), list_test_games=True, limits=TEST_LIMITS,
+                               fast_password_hashes=True)) as client:
+        support.use(client, session)
         after = {s: client.get(f"/api/tables/{data['table']}", headers=support.bearer(t)).json()
                  for s, t in data["tokens"].items()}
         assert after == before

@@ -87,9 +87,10 @@ def test_a_hint_is_the_bots_move_for_my_decision_and_is_recorded(make_app, suppo
         assert given["action"] in legal and given["action_dict"]["text"] == given["action"]
         assert 0.0 <= given["win_prob"] <= 1.0 and given["level"] == "hard"
         assert hint(client, table, tokens[seat], number, "hard").json() == given  # stored
-        used = client.get(f"/api/tables/{table}/hints").json()["hints"]
+        used = client.get(f"/api/tables/{table}/hints", headers=support.bearer(tokens[seat])).json()["hints"]
         assert used == [{"move_number": number, "seat": seat, "level": "hard",
                          "action": given["action"]}]
+        assert client.get(f"/api/tables/{table}/hints").json()["hints"] == []  # the seat's own
         # the other seat (not to move), a spectator, a stale move number: refused
         other = hint(client, table, tokens[1 - seat], number)
         assert other.status_code == 403 and other.json()["error"] == "not_your_turn"
@@ -111,6 +112,7 @@ def test_a_hint_is_the_bots_move_for_my_decision_and_is_recorded(make_app, suppo
                         json={"move_number": mine["move_number"], "action_id": 0})
         record = client.get(f"/api/tables/{table}/record").json()
         assert record["meta"]["hints"] == used
+        assert client.get(f"/api/tables/{table}/hints").json()["hints"] == used  # over: everyone
         over = hint(client, table, tokens[0], len(record["moves"]))
         assert over.status_code == 409 and over.json()["error"] == "game_over"
 

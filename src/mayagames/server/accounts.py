@@ -1,7 +1,17 @@
 """Accounts: names, passwords (argon2), login sessions in a cookie, and the login throttle.
 
 * A password is stored only as an argon2id hash (``argon2-cffi``), never logged; hashing
-  and checking run in a worker thread (tens of milliseconds of CPU each).
+  and checking run in a worker thread (tens of milliseconds of CPU each). A new password
+  (sign-up, change) has at least 10 characters and is not an easy guess
+  (:func:`weak_password`): not one of the most common passwords (``data/common_passwords.txt``)
+  with or without digits and punctuation around it, not a run of one character or a short
+  repeated piece, not a keyboard or alphabet sequence, not the name. Accounts made under
+  the older rule (8 characters) keep logging in.
+* Names of the bot levels and bot specs (``easy``, ``Hard``, ``mcts`` ...) and a few
+  names of the house (``admin``, ``mayagames``) are reserved, compared after folding
+  case, separators and look-alike characters (``H4rd``, ``rand0m``, ``e.a.s.y``:
+  :func:`fold_name`), as are names starting with ``bot``: a person cannot appear on the
+  ladder as a bot.
 * A session is a random secret in the ``mayagames_session`` cookie (HttpOnly,
   SameSite=Lax, Secure when the request came over HTTPS, directly or as told by a proxy's
   ``X-Forwarded-Proto``, or always when configured); the database keeps only its SHA-256
@@ -19,6 +29,8 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 from argon2 import PasswordHasher
@@ -29,7 +41,18 @@ from .rooms import ServerError
 SESSION_COOKIE = "mayagames_session"
 SESSION_DAYS = 30
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
-MIN_PASSWORD, MAX_PASSWORD = 8, 128
+MIN_PASSWORD, MAX_PASSWORD = 10, 128
+MIN_DISTINCT = 5  # different characters a password needs ("aaaaaaaaaa", "ababababab": weak)
+COMMON_PASSWORDS = Path(__file__).with_name("data") / "common_passwords.txt"
+# the house's own names, besides the bots' (see reserved_names)
+HOUSE_NAMES = ("admin", "administrator", "moderator", "mayagames", "system", "server", "human",
+               "zombie", "spectator", "guest", "nobody")
+# look-alikes folded to one letter: "H4rd" is "hard", "rand0m" is "random", "Easy" is "easy"
+CONFUSABLES = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "3": "e",
+                             "4": "a", "@": "a", "5": "s", "$": "s", "7": "t", "8": "b",
+                             "9": "g", "6": "b", "2": "z"})
+KEYBOARD_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm", "qwertzuiop", "azertyuiop",
+                 "abcdefghijklmnopqrstuvwxyz")
 Clock = Callable[[], float]
 
 
@@ -38,23 +61,92 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def fold_name(name: str) -> str:
+    """A name with case, separators and look-alike characters folded (``B0T_Hard`` ->
+    ``bothard``): two names that fold alike look alike on the ladder."""
+    folded = name_key(name).translate(CONFUSABLES)
+    folded = "".join(c for c in folded if c.isalnum())
+    return folded.replace("rn", "m").replace("vv", "w")
+
+
+@lru_cache(maxsize=1)
+def reserved_names() -> frozenset[str]:
+    """The folded names no account may take: the bot levels and specs, the house's names."""
+    from ..agents import AGENT_FACTORIES, LEVELS
+
+    return frozenset(fold_name(n) for n in (*LEVELS, *AGENT_FACTORIES, *HOUSE_NAMES))
+
+
 def check_name(name: str) -> str:
-    """A valid account name (3 to 24 letters, digits, '_', '.', '-'; starts with a letter or digit)."""
+    """A valid account name (3 to 24 letters, digits, '_', '.', '-'; starts with a letter or
+    digit) that is not a bot's or the house's, nor looks like one."""
     name = name.strip()
     if not NAME.fullmatch(name):
         raise ServerError(422, "bad_name", "a name has 3 to 24 characters: letters a-z, digits, "
                           "'_', '.' or '-', starting with a letter or a digit")
-    if name_key(name).startswith("bot"):
+    folded = fold_name(name)
+    if folded.startswith("bot"):
         raise ServerError(422, "bad_name", "names starting with 'bot' are kept for the bots")
+    if folded in reserved_names():
+        raise ServerError(422, "reserved_name", f"the name {name!r} is kept: it is (or looks "
+                          "like) a bot level, a bot or the server's own")
     return name
 
 
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    """The most common passwords (lower case), from ``data/common_passwords.txt``."""
+    lines = COMMON_PASSWORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip().casefold() for line in lines
+                     if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def folded_common() -> frozenset[str]:
+    """The common passwords with look-alikes folded ("p@ssw0rd" is "password")."""
+    return frozenset(fold_name(p) for p in common_passwords())
+
+
+def is_sequence(text: str) -> bool:
+    """A run along the alphabet, the digits or a keyboard row, either way ("6543210987" too)."""
+    if len(text) < 4:
+        return False
+    for row in KEYBOARD_ROWS:
+        doubled = row + row
+        if text in doubled or text[::-1] in doubled:
+            return True
+    return False
+
+
+def weak_password(password: str, name: str) -> str | None:
+    """Why a new password is too easy to guess (None: it is not)."""
+    key = name_key(password)
+    bare = key.strip()
+    if len(set(bare)) < MIN_DISTINCT:
+        return f"it needs at least {MIN_DISTINCT} different characters"
+    if any(len(bare) % size == 0 and bare == bare[:size] * (len(bare) // size)
+           for size in range(1, len(bare) // 2 + 1)):
+        return "it is a short piece repeated"
+    if is_sequence(bare.replace(" ", "")):
+        return "it is a sequence of the keyboard or the alphabet"
+    core = bare.strip("0123456789 !?.,;:-_+*#$%&@~'\"()[]{}/\\")
+    if bare in common_passwords() or core in common_passwords() or fold_name(core) in folded_common():
+        return "it is one of the most common passwords"
+    name_folded = fold_name(name)
+    if fold_name(core) == name_folded or (len(name_folded) >= 5 and name_folded in fold_name(key)):
+        return "it contains the name"
+    return None
+
+
 def check_password(password: str, name: str) -> None:
+    """A new password (sign-up or change): 10 to 128 characters, not an easy guess."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise ServerError(422, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} "
                           "characters")
-    if name_key(password) == name_key(name):
-        raise ServerError(422, "bad_password", "the password must differ from the name")
+    why = weak_password(password, name)
+    if why:
+        raise ServerError(422, "weak_password", f"this password is too easy to guess: {why}; "
+                          "a few unrelated words make a good one")
 
 
 class Passwords:

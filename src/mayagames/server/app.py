@@ -90,14 +90,15 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   summary="Play Tikal Legend and Tzolk'in with people and bots")
     app.state.service = service
-    app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
+    app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes,
+                       allowed_origins=limits.allowed_origins)
     app.state.reviews = reviews
     app.state.players = players
     install_error_handlers(app)
     add_pages(app)
     add_player_api(app, service, players, STATIC_DIR, secure_cookies)
     add_api(app, service, players)
-    add_review_api(app, service, reviews)
+    add_review_api(app, service, reviews, viewer_seat=players.seat_of_request)
     add_websocket(app, service, players)
     return app
 
@@ -263,11 +264,14 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     @app.get("/api/tables")
     async def list_tables(status: str | None = Query(None, pattern="^(playing|finished)$"),
                           limit: int = Query(50, ge=1, le=500),
-                          open: bool = Query(False, description="public tables with a free seat")
-                          ) -> dict[str, Any]:
+                          open: bool = Query(False, description="public tables with a free seat"),
+                          acc: Account | None = Depends(viewer)) -> dict[str, Any]:
+        """Recent tables: the public ones, and the session's account's own; a private
+        table is listed to nobody but its seats (it is still open to whoever has its link)."""
         if open:
             return {"tables": await players.open_tables(limit)}
-        return {"tables": await service.list_tables(status, limit)}
+        only = players.store.listed_to(acc.id if acc else None)
+        return {"tables": await service.list_tables(status, limit, only)}
 
     @app.get("/api/tables/{table_id}", dependencies=[Depends(state_request)])
     async def table_state(room: Room = Depends(fresh_room_of),
@@ -328,7 +332,8 @@ def add_api(app: FastAPI, service: GameService, players: Players) -> None:
     @app.get("/api/tables/{table_id}/record", dependencies=[Depends(state_request)])
     async def record(room: Room = Depends(fresh_room_of)) -> Response:
         data = service.record(room)
-        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py)
+        data["meta"]["hints"] = await app.state.reviews.hints(room)  # hints used (reviews.py);
+        # service.record refuses an unfinished game, and hints() lists them all only once over
         return JSONResponse(data)
 
 

@@ -108,8 +108,9 @@ def serve(
     idle_seconds: Optional[float] = typer.Option(
         None, help="a table nobody watches is unloaded after this [MAYAGAMES_IDLE_SECONDS; 600]"),
     allowed_origins: Optional[str] = typer.Option(
-        None, help="comma-separated WebSocket origins allowed besides this server's own host "
-                   "(* for any) [MAYAGAMES_ALLOWED_ORIGINS]"),
+        None, help="comma-separated origins whose pages may open WebSockets and send "
+                   "state-changing requests besides this server's own (* for any) "
+                   "[MAYAGAMES_ALLOWED_ORIGINS]"),
     allow_fixed_seed: Optional[bool] = typer.Option(
         None, "--allow-fixed-seed/--no-fixed-seed",
         help="may a table's creator fix its seed (then every seat is told) "

@@ -522,13 +522,16 @@ class Database:
         with Session(self.engine) as session:
             return list(session.execute(query).scalars())
 
-    def list_tables(self, status: str | None = None,
-                    limit: int = 50) -> list[StoredTable | BrokenRow]:
+    def list_tables(self, status: str | None = None, limit: int = 50,
+                    only: Any = None) -> list[StoredTable | BrokenRow]:
         """Most recently active tables first, without their moves; a row that cannot be
-        read is a :class:`BrokenRow` (the others are listed all the same)."""
+        read is a :class:`BrokenRow` (the others are listed all the same). ``only``: a
+        query of the table ids that may be listed (None: every table)."""
         query = select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)
         if status is not None:
             query = query.where(TableRow.status == status)
+        if only is not None:
+            query = query.where(TableRow.id.in_(only))
         try:
             with Session(self.engine) as session:
                 return [_stored(row, None) for row in session.execute(query).scalars()]
@@ -537,6 +540,8 @@ class Database:
         ids = select(TableRow.id).order_by(TableRow.updated_at.desc()).limit(limit)
         if status is not None:
             ids = ids.where(TableRow.status == status)
+        if only is not None:
+            ids = ids.where(TableRow.id.in_(only))
         with self.engine.connect() as conn:
             table_ids = list(conn.execute(ids).scalars())
         listed: list[StoredTable | BrokenRow] = []

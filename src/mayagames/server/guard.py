@@ -6,6 +6,10 @@
 * Every response carries the security headers (:data:`SECURITY_HEADERS`).
 * A failure in a route becomes a JSON 500 ``{"error", "message"}`` and the connection
   stays usable (the failure is logged once, with the request's method and path).
+* A state-changing request (POST, PUT, PATCH, DELETE) that a browser sends from a page of
+  another origin is refused with 403 ``cross_site`` before it reaches a route
+  (:func:`cross_site_refusal`): a session cookie rides along with such a request, so a page
+  on another port or subdomain could otherwise act for the logged-in visitor.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
 
 log = logging.getLogger("mayagames.server")
 
@@ -42,12 +47,59 @@ def json_body(status: int, code: str, message: str) -> tuple[int, bytes]:
     return status, json.dumps({"error": code, "message": message}).encode()
 
 
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL (lower case), or '' if it has none."""
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme and parts.netloc else ""
+
+
+def cross_site_refusal(method: str, headers: dict[str, str],
+                       allowed: tuple[str, ...]) -> str | None:
+    """Why a request may not change anything (None: it may): a browser sent it from a page
+    of another origin. ``headers``: lower-case names.
+
+    The browser's own word decides, in this order: ``Sec-Fetch-Site`` (``same-origin`` or
+    ``none``: a page of this server or the person themself), else ``Origin``, else
+    ``Referer``; each compared with the server's own origin (the ``Host`` the request was
+    sent to) and the ``allowed`` origins (``*``: any). A request with none of them is not a
+    browser's (a program with a token or its own cookie) and passes; ``Origin: null``
+    (a sandboxed or privacy-stripped page) alone does not."""
+    if method not in UNSAFE_METHODS or "*" in allowed:
+        return None
+    host = headers.get("host", "").lower()
+    allowed_set = {a.rstrip("/").lower() for a in allowed}
+
+    def ours(origin: str) -> bool:
+        return bool(origin) and (urlsplit(origin).netloc == host or origin in allowed_set)
+
+    site = headers.get("sec-fetch-site", "").strip().lower()
+    origin = headers.get("origin", "").strip()
+    if site in ("same-origin", "none"):
+        return None
+    if origin and origin != "null":
+        if ours(origin_of(origin)):
+            return None
+        return f"from the page {origin[:100]}"
+    if site:  # same-site or cross-site, without a usable Origin
+        return f"from a page of another origin (Sec-Fetch-Site: {site[:20]})"
+    referer = headers.get("referer", "").strip()
+    if referer:
+        return None if ours(origin_of(referer)) else f"from the page {origin_of(referer)[:100]}"
+    if origin == "null":
+        return "from a page that hides its origin (Origin: null)"
+    return None
+
+
 class Guard:
     """ASGI middleware: body size limit, security headers, JSON 500s."""
 
-    def __init__(self, app: Any, max_body_bytes: int) -> None:
+    def __init__(self, app: Any, max_body_bytes: int, allowed_origins: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.allowed_origins = allowed_origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -64,7 +116,7 @@ class Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        refusal = self.refuse_by_length(scope)
+        refusal = self.refuse_cross_site(scope) or self.refuse_by_length(scope)
         body: bytes | None = b""
         if refusal is None:
             try:
@@ -94,6 +146,21 @@ class Guard:
             if not started:
                 await self.answer(send_with_headers, *json_body(
                     500, "server_error", "the server failed on this request; nothing was changed"))
+
+    def refuse_cross_site(self, scope: Scope) -> tuple[int, bytes] | None:
+        """A 403 for a state-changing request from another origin's page (see
+        :func:`cross_site_refusal`); logged once per refusal with the client's address."""
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope.get("headers", [])}
+        why = cross_site_refusal(scope.get("method", "GET"), headers, self.allowed_origins)
+        if why is None:
+            return None
+        client = scope.get("client") or ("unknown", 0)
+        log.warning("%s %s from %s refused: cross-site request %s", scope.get("method"),
+                    scope.get("path"), client[0], why)
+        return json_body(403, "cross_site", f"a request that changes something was sent {why}; "
+                         "this server accepts those only from its own pages (or the origins "
+                         "of the setting MAYAGAMES_ALLOWED_ORIGINS)")
 
     def refuse_by_length(self, scope: Scope) -> tuple[int, bytes] | None:
         """A 413 (or 400) answer from the ``Content-Length`` header alone, if it calls for one."""

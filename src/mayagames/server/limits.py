@@ -78,7 +78,8 @@ class ServerLimits:
     max_tables_in_memory: int = 500          # loaded tables kept; the least recent idle go first
     idle_seconds: float = 600.0              # a table nobody watches is unloaded after this
     # who may do what
-    allowed_origins: tuple[str, ...] = ()    # WebSocket origins besides the server's own host
+    allowed_origins: tuple[str, ...] = ()    # origins of pages besides the server's own that may open
+                                             # WebSockets and send state-changing requests
     allow_fixed_seed: bool = False           # may a table's creator choose its seed?
     max_name_length: int = 40                # seat names are cut to this
 

@@ -127,9 +127,17 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
         return {"game": info.name, "ratings": [{"place": i + 1, **rating_dict(r)}
                                                for i, r in enumerate(rows)]}
 
+    async def viewer(request: Request) -> Account | None:
+        """The session's account for reading (an expired session reads as a stranger)."""
+        try:
+            return await account(request)
+        except ServerError:
+            return None
+
     @app.get("/api/players/{name}")
-    async def profile(name: str) -> dict[str, Any]:
-        """A player's page: ratings per game, rating history, tables (an account or a bot level)."""
+    async def profile(name: str, looker: Account | None = Depends(viewer)) -> dict[str, Any]:
+        """A player's page: ratings per game, rating history, tables (an account or a bot
+        level); a private table is listed only to an account that holds one of its seats."""
         from .accounts import name_key
 
         if name.lower() in BOT_LEVELS:
@@ -142,8 +150,15 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
             key, shown = account_player(acc.id), acc.name
         ratings = await players.db(players.store.player_ratings, key)
         history = await players.db(players.store.history, key, 500)
+        listable = await players.db(players.store.listable, sorted({h["table"] for h in history}),
+                                    looker.id if looker else None)
+        for point in history:  # the rating moved; which private table it was is its seats' own
+            if point["table"] not in listable:
+                point["table"] = None
         tables = [t for t in (await players.my_tables(acc, 60) if acc else [])
-                  if t["status"] == "finished"]  # games and results; nothing about games under way
+                  if t["status"] == "finished"  # games and results; nothing about games under way
+                  and (t["public"] or (looker is not None and any(
+                      s["account"] == looker.name for s in t["seats"])))]
         for t in tables:
             t.pop("your_turn", None)
         return {"name": shown, "bot": acc is None,

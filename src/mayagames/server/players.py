@@ -20,8 +20,9 @@ from typing import Any, Awaitable, Callable
 
 from ..agents import LEVELS, make_agent
 from ..core.rng import derive_seed
-from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_name,
-                       check_password, name_key, new_session_secret, session_hash)
+from .accounts import (SESSION_COOKIE, SESSION_DAYS, LoginThrottle, Passwords, Throttled,
+                       check_name, check_password, name_key, new_session_secret, session_hash)
+from .bearer import bearer_token
 from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
@@ -282,6 +283,15 @@ class Players:
         if token:
             return await self.service.seat_of_token(room, token)
         return self.seat_for(room, None, account)
+
+    async def seat_of_request(self, room: Room, request: Any) -> int | None:
+        """The seat an HTTP request reads as: its bearer token's, else its session's account's
+        (an unknown or expired session reads as a spectator); None: a spectator."""
+        try:
+            account = await self.account_of(request.cookies.get(SESSION_COOKIE))
+        except ServerError:
+            account = None
+        return await self.seat(room, bearer_token(request), account)
 
     def seat_of_account(self, room: Room, account: Account) -> int | None:
         meta = self.meta.get(room.id)

@@ -343,6 +343,31 @@ class PlayerStore:
                 .limit(limit)).scalars())
         return [(t, m) for t in ids if (m := self.load_meta(t)) is not None]
 
+    @staticmethod
+    def listed_to(account_id: int | None) -> Any:
+        """The ids of the tables a lobby list may show to an account (None: to anyone):
+        public tables, and the tables where the account holds a seat. A private table
+        (and one without settings, from before accounts) is listed to its seats only."""
+        public = select(TableMetaRow.table_id).where(TableMetaRow.public.is_(True))
+        if account_id is None:
+            return public
+        return public.union(select(SeatOwnerRow.table_id)
+                            .where(SeatOwnerRow.account_id == account_id))
+
+    def listable(self, table_ids: list[str], account_id: int | None) -> set[str]:
+        """Of ``table_ids``, the ones that may be listed to an account (None: to anyone):
+        see :meth:`listed_to`."""
+        if not table_ids:
+            return set()
+        with Session(self.engine) as s:
+            found = set(s.execute(select(TableMetaRow.table_id).where(
+                TableMetaRow.table_id.in_(table_ids), TableMetaRow.public.is_(True))).scalars())
+            if account_id is not None:
+                found.update(s.execute(select(SeatOwnerRow.table_id).where(
+                    SeatOwnerRow.table_id.in_(table_ids),
+                    SeatOwnerRow.account_id == account_id)).scalars())
+            return found
+
     def account_tables(self, account_id: int, limit: int) -> list[tuple[str, int]]:
         """(table, seat) of an account's seats, most recently active first."""
         with Session(self.engine) as s:

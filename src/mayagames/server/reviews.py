@@ -15,19 +15,26 @@ answers the chosen bot's move for the seat's current decision, computed from the
 view only, with its estimate (score margin; win probability for ``hard``). Refused to
 spectators and to seats not to move, in finished games (the review is there for that) and
 in rated games. Every hint used is stored (``game_hints``: table, move number, seat, level,
-move) and shown to everyone: ``GET /api/tables/ID/hints`` and the record's
-``meta["hints"]``; asking again for the same decision returns the stored hint.
+move). A hint is its seat's own while the game goes on (it may tell the seat's hidden
+cards or tiles): ``GET /api/tables/ID/hints`` lists a seat only its own (its token or its
+account's session; nothing to spectators); once the game is over it lists every hint used,
+and so does the record's ``meta["hints"]``. Asking again for the same decision returns the
+stored hint: a decision is the exact position (a digest of the table, its seed and every
+move that led there, :func:`position_key`) and the seat, so after an undo the same move
+number is another decision. The row's key is still ``(table, move number)``: a hint of a
+position undone since moves into the new row's ``data["earlier"]`` (listed all the same).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Awaitable, Callable, Literal
 
 from fastapi import Depends, FastAPI, Request
 from pydantic import Field
@@ -127,25 +134,70 @@ class ReviewStore:
             if status in ("done", "failed"):
                 row.finished_at = now()
 
-    def hints(self, table_id: str) -> list[dict[str, Any]]:
+    def hints(self, table_id: str, seat: int | None | bool = True) -> list[dict[str, Any]]:
+        """The hints used at a table, by move number: every seat's (``seat=True``) or one
+        seat's (None: nobody's), the hints of undone positions included."""
+        if seat is None:
+            return []
         with Session(self.db.engine) as session:
             rows = session.execute(select(HintRow).where(HintRow.table_id == table_id)
                                    .order_by(HintRow.move_number)).scalars()
-            return [{"move_number": r.move_number, "seat": r.seat, "level": r.level,
-                     "action": r.action} for r in rows]
+            used: list[dict[str, Any]] = []
+            for r in rows:
+                earlier = r.data.get("earlier") if isinstance(r.data, dict) else None
+                used.extend(e for e in (earlier if isinstance(earlier, list) else [])
+                            if isinstance(e, dict))
+                used.append(hint_summary(r.move_number, r.seat, r.level, r.action))
+            return [h for h in used if seat is True or h.get("seat") == seat]
 
-    def hint_at(self, table_id: str, move_number: int) -> dict[str, Any] | None:
+    def hint_at(self, table_id: str, move_number: int, seat: int,
+                position: str) -> dict[str, Any] | None:
+        """The hint stored for this exact decision (position and seat), if any."""
         with Session(self.db.engine) as session:
             row = session.get(HintRow, (table_id, move_number))
-            return dict(row.data) if row is not None else None
+            if row is None or not isinstance(row.data, dict):
+                return None
+            if row.seat != seat or row.data.get("position") != position:
+                return None  # a hint of another position at this move number (undone since)
+            return dict(row.data)
 
     def add_hint(self, table_id: str, move_number: int, seat: int, level: str,
                  data: dict[str, Any]) -> None:
+        """Store a hint; one of another position at this move number stays listed (earlier)."""
         with Session(self.db.engine) as session, session.begin():
-            if session.get(HintRow, (table_id, move_number)) is None:
+            row = session.get(HintRow, (table_id, move_number))
+            if row is None:
                 session.add(HintRow(table_id=table_id, move_number=move_number, seat=seat,
                                     level=level, action=data["action"], data=data,
                                     created_at=now()))
+                return
+            old = row.data if isinstance(row.data, dict) else {}
+            if row.seat == seat and old.get("position") == data.get("position"):
+                return  # the same decision: the first answer stays
+            earlier = [e for e in old.get("earlier", []) if isinstance(e, dict)] \
+                if isinstance(old.get("earlier"), list) else []
+            earlier.append(hint_summary(move_number, row.seat, row.level, row.action))
+            row.seat, row.level, row.action = seat, level, data["action"]
+            row.data, row.created_at = {**data, "earlier": earlier}, now()
+
+
+def hint_summary(move_number: int, seat: int, level: str, action: str) -> dict[str, Any]:
+    """A hint as the lists show it."""
+    return {"move_number": move_number, "seat": seat, "level": level, "action": action}
+
+
+def position_key(room: Room) -> str:
+    """The exact position of a table: a digest of its id, seed and every move made so far
+    (an undo followed by other moves reaches another key at the same move number)."""
+    digest = hashlib.sha256(f"{room.id}\n{room.stored.seed}".encode())
+    for move in room.moves:
+        digest.update(b"\n" + str(move).encode())
+    return digest.hexdigest()[:32]
+
+
+def shown_hint(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored hint as its seat is answered (without the bookkeeping)."""
+    return {k: v for k, v in data.items() if k not in ("position", "earlier")}
 
 
 class Reviews:
@@ -258,9 +310,11 @@ class Reviews:
         """The bot's move for ``seat``'s current decision (see the module doc)."""
         self.check_hint(room, seat, req.move_number)
         assert seat is not None
-        stored = await self.service.in_db(self.store.hint_at, room.id, req.move_number)
+        position = position_key(room)
+        stored = await self.service.in_db(self.store.hint_at, room.id, req.move_number, seat,
+                                          position)
         if stored is not None:
-            return stored
+            return shown_hint(stored)
         view = room.state.view(seat)
         text = await asyncio.get_running_loop().run_in_executor(
             self.executor(), compute_hint, view, seat, req.level,
@@ -268,12 +322,12 @@ class Reviews:
                                                                 req.move_number))
         data = {"move_number": req.move_number, "seat": seat, "level": req.level, **text}
         async with room.lock:
-            if room.move_number != req.move_number:
+            if room.move_number != req.move_number or position_key(room) != position:
                 raise ServerError(409, "stale", "the game moved on while the bot thought")
             data["action_dict"] = json.loads(json.dumps(
                 action_to_dict(room.state.parse_action(data["action"])), default=str))
             await self.service.in_db(self.store.add_hint, room.id, req.move_number, seat,
-                                     req.level, data)
+                                     req.level, {**data, "position": position})
         return data
 
     def check_hint(self, room: Room, seat: int | None, move_number: int) -> None:
@@ -288,8 +342,11 @@ class Reviews:
         if room.state.current_player != seat:
             raise ServerError(403, "not_your_turn", "a hint is for your own decision")
 
-    async def hints(self, room: Room) -> list[dict[str, Any]]:
-        return await self.service.in_db(self.store.hints, room.id)
+    async def hints(self, room: Room, seat: int | None = None) -> list[dict[str, Any]]:
+        """The hints used that ``seat`` may see: all once the game is over, else its own
+        (a spectator's, None: none)."""
+        return await self.service.in_db(self.store.hints, room.id,
+                                        True if room.finished else seat)
 
 
 def capped(budget: Budget, max_iterations: int, max_seconds: float) -> Budget:
@@ -329,11 +386,19 @@ def address_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
+def add_review_api(app: FastAPI, service: Any, reviews: Reviews,
+                   viewer_seat: Callable[[Room, Request], Awaitable[int | None]] | None = None
+                   ) -> None:
     """The routes of reviews and hints. Asking for a review or a hint (work for the bot
     workers) is limited per client address (``rate_analysis``); reading a review's status
-    or the hints used counts as a state request (``rate_state``)."""
+    or the hints used counts as a state request (``rate_state``). ``viewer_seat``: the seat
+    a request speaks for (its token, else its session's account; default: the token's)."""
     limits = service.limits
+
+    async def seat_of_request(room: Room, request: Request) -> int | None:
+        if viewer_seat is not None:
+            return await viewer_seat(room, request)
+        return await service.seat_of_token(room, bearer_token(request))
 
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id, fresh=True)  # every instance's writes
@@ -361,9 +426,10 @@ def add_review_api(app: FastAPI, service: Any, reviews: Reviews) -> None:
         return await reviews.hint(room, await service.seat_of_token(room, token), req)
 
     @app.get("/api/tables/{table_id}/hints", dependencies=[Depends(state_request)])
-    async def hints(room: Room = Depends(room_of)) -> dict[str, Any]:
-        """Every hint used at this table (public: hints used are part of the game)."""
-        return {"hints": await reviews.hints(room)}
+    async def hints(request: Request, room: Room = Depends(room_of)) -> dict[str, Any]:
+        """The hints used at this table: during the game only your own seat's (they may
+        tell its hidden cards), every seat's once it is over (hints used are part of the game)."""
+        return {"hints": await reviews.hints(room, await seat_of_request(room, request))}
 
     @app.get("/review/{table_id}", include_in_schema=False)
     async def review_page(table_id: str, request: Request) -> Any:

@@ -465,8 +465,11 @@ class GameService:
         """``room``, or the table's loaded room if ``room`` was unloaded meanwhile."""
         return await self.get_room(room.id) if room.evicted else room
 
-    async def list_tables(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        rows = await self.in_db(self.db.list_tables, status, limit)
+    async def list_tables(self, status: str | None, limit: int,
+                          only: Any = None) -> list[dict[str, Any]]:
+        """The lobby's list, most recently active first; ``only``: a query of the table ids
+        the asker may see listed (None: all)."""
+        rows = await self.in_db(self.db.list_tables, status, limit, only)
         listed = []
         for t in rows:
             if isinstance(t, BrokenRow):
