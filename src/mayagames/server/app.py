@@ -32,7 +32,7 @@ from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
 from ..web.rules import rules_html
 from .accounts import SESSION_COOKIE
-from .db import DEFAULT_URL, Database
+from .db import DEFAULT_URL, Database, is_unavailable
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
 from .bearer import bearer_token
@@ -42,7 +42,7 @@ from .playerstore import Account
 from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
-from .service import GameService, Subscriber
+from .service import GameService, Subscriber, unavailable
 from .static import StaticStore
 
 log = logging.getLogger("mayagames.server")
@@ -111,6 +111,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def server_failure(request: Request, exc: Exception) -> JSONResponse:
+        if is_unavailable(exc):  # the database is away (a restart): the client tries again
+            log.warning("%s %s: the database is away (%s)", request.method, request.url.path,
+                        type(exc).__name__)
+            return await server_error(request, unavailable(exc))
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": "server_error", "message": "the server failed on this "
                              "request; nothing was changed"}, status_code=500)
@@ -354,7 +358,7 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
             room = await service.get_room(table_id)
         except ServerError as exc:
             await ws.send_text(encode({"type": "error", **exc.to_dict()}))
-            await ws.close(code=4404 if exc.status == 404 else 1011)
+            await ws.close(code=4404 if exc.status == 404 else 1013 if exc.status == 503 else 1011)
             return
         sub = Subscriber()
         sender = asyncio.create_task(pump(ws, sub))
@@ -449,7 +453,10 @@ class SocketSession:
             self.error(exc, rid)
             if exc.code == "stale" and self.greeted:
                 self.service.subscribe(self.room, self.sub, self.sub.seat)
-        except Exception:  # a bug (e.g. in an engine): report it, keep the connection
+        except Exception as exc:  # a bug (e.g. in an engine): report it, keep the connection
+            if is_unavailable(exc):  # the database is away: the client tries again
+                self.error(unavailable(exc), rid)
+                return
             log.exception("table %s: request %r failed", self.room.id, raw[:200])
             self.error(ServerError(500, "server_error", "the server failed on this request; "
                                    "nothing was played"), rid)
