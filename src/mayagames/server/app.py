@@ -23,6 +23,7 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -109,12 +110,20 @@ def install_error_handlers(app: FastAPI) -> None:
         headers = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
         return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(ConnectionError)
+    async def database_away(request: Request, exc: Exception) -> JSONResponse:
+        """The database cannot be reached (a restart, a cut connection): 503 with
+        ``Retry-After``, and the next request tries again; any other database error is a
+        server failure (500)."""
+        if not is_unavailable(exc):
+            raise exc
+        log.warning("%s %s: the database is away (%s)", request.method, request.url.path,
+                    type(exc).__name__)
+        return await server_error(request, unavailable(exc))
+
     @app.exception_handler(Exception)
     async def server_failure(request: Request, exc: Exception) -> JSONResponse:
-        if is_unavailable(exc):  # the database is away (a restart): the client tries again
-            log.warning("%s %s: the database is away (%s)", request.method, request.url.path,
-                        type(exc).__name__)
-            return await server_error(request, unavailable(exc))
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": "server_error", "message": "the server failed on this "
                              "request; nothing was changed"}, status_code=500)
