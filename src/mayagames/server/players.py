@@ -546,8 +546,12 @@ class Players:
             except ServerError:
                 self.deadlines.pop(table_id, None)
                 continue
-            if await self.time_out(room):
-                timed_out.append(table_id)
+            try:
+                if await self.time_out(room):
+                    timed_out.append(table_id)
+            except ServerError as exc:  # a table that cannot catch up: the others go on
+                log.error("table %s: its clock could not be timed out: %s", table_id,
+                          exc.message)
         expired = await self.db(self.store.expired_deadlines, now)
         self.declined &= set(expired)
         for table_id, deadline in expired:
