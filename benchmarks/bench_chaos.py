@@ -20,7 +20,8 @@ At the end (after the instances had a few seconds to settle) it prints: acknowle
 moves and undos; **lost** moves (acknowledged, not undone by an acknowledged undo, and
 not stored as acknowledged); **duplicated** or missing move numbers in the database;
 stored moves whose answer never arrived (the instance died first: not an error);
-**stalls** (a table without an acknowledged action for more than 10 s); **stale-seat
+**stalls** (a table whose game did not move on, by its client or its zombie bot, for more
+than 10 s); **stale-seat
 moves** (a person's move acknowledged for a seat the database already gave the zombie
 bot) beside the refusals (``403 bot_seat``); the time-outs of the unwatched tables and
 how long after the clock jump; the answers by status (5xx by error code) and connection
@@ -141,8 +142,17 @@ class Table:
     tokens: dict[int, str]
     timed: bool
     acked: dict[int, str] = field(default_factory=dict)  # move number -> notation
-    last_ack: float = field(default_factory=time.monotonic)
-    longest_gap: float = 0.0
+    seen: int = 0  # the last move number the client saw
+    last_progress: float = field(default_factory=time.monotonic)
+    longest_gap: float = 0.0  # the longest time the game did not move on
+
+    def progress(self, number: int, acked: bool = False) -> None:
+        """The game moved on if its move number changed (a move or undo by anyone, the
+        zombie bot's too) or the client's own action was acknowledged."""
+        if acked or number != self.seen:
+            now = time.monotonic()
+            self.longest_gap = max(self.longest_gap, now - self.last_progress)
+            self.seen, self.last_progress = number, now
 
 
 @dataclass
@@ -210,6 +220,7 @@ async def play(http: httpx.AsyncClient, fleet: Fleet, timed: bool, tally: Tally,
                 await asyncio.sleep(0.3)
                 continue
             view = seen.json()
+            table.progress(view["move_number"])
             if view["terminal"]:
                 table = await new_table(http, fleet, timed, tally)
                 continue
@@ -248,9 +259,7 @@ async def play(http: httpx.AsyncClient, fleet: Fleet, timed: bool, tally: Tally,
                 tally.undos += 1
             for k in [k for k in table.acked if k > n]:
                 del table.acked[k]
-            now = time.monotonic()
-            table.longest_gap = max(table.longest_gap, now - table.last_ack)
-            table.last_ack = now
+            table.progress(n, acked=True)
         elif answer.status_code == 403 and answer.json().get("error") == "bot_seat":
             tally.bot_seat_refusals += 1
 
@@ -434,7 +443,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--kill-every", type=float, default=10.0)
     parser.add_argument("--db-down", type=float, default=3.0)
-    parser.add_argument("--bot-delay", type=float, default=0.2)
+    parser.add_argument("--bot-delay", type=float, default=2.0)
     parser.add_argument("--settle", type=float, default=8.0)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
