@@ -11,8 +11,12 @@ decides the order of moves: each table row carries a ``version`` that every
 write (a move or an undo) compares and increments in the same transaction
 (``UPDATE ... WHERE version = :expected``: the row lock serialises racing
 writers, and the one that finds the version changed stores nothing and gets
-:class:`StaleWrite`). The same transaction sends a ``NOTIFY`` (delivered at
-commit) that tells the other instances which table changed, and how.
+:class:`StaleWrite`). A change of the table's seats or settings (a seat taken, a
+token, a clock, a zombie, a rematch) increments it too (:meth:`Database.table_changed`),
+so a move is refused if the seats changed since its instance read them. The same
+transaction sends a ``NOTIFY`` (delivered at commit) that tells the other instances
+which table changed, and how. :func:`is_unavailable` tells a database that is away (a
+restart, a cut connection) from a damaged record.
 Bot seats are leased (:class:`BotLeaseRow`): one instance at a time moves a
 table's bots, and a lease that is not renewed expires so another takes over.
 

@@ -397,7 +397,7 @@ class PlayerStore:
                 TableRow, TableRow.id == TableMetaRow.table_id).where(
                 TableMetaRow.deadline <= now, TableRow.status == "playing")
                 .order_by(TableMetaRow.deadline).limit(limit)).all()
-            return [(r[0], float(r[1])) for r in rows]
+            return [(r[0], float(r[1])) for r in rows if r[1] is not None]
 
     def claim_clock_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         """Take the lease on timing out ``table_id``'s clock unless another live owner holds
