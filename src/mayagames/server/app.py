@@ -375,6 +375,13 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
             account = await players.account_of(ws.cookies.get(SESSION_COOKIE))
         except ServerError:
             account = None
+        except Exception as exc:  # the database is away: the client reconnects later
+            if not is_unavailable(exc):
+                raise
+            sub.push({"type": "error", **unavailable(exc).to_dict()})
+            sub.close()
+            await asyncio.gather(sender, return_exceptions=True)
+            return
         session = SocketSession(service, room, sub, client_address(ws),
                                 lambda token: players.seat(room, token, account))
         try:

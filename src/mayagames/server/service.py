@@ -771,8 +771,8 @@ class GameService:
                 if tick % SWEEP_EVERY == 0:
                     await self.sweep([r for r in self.rooms.values()
                                       if r.subscribers or self.bot_to_move(r)])
-            except Exception:  # the database is away: try again next tick
-                log.warning("bot lease upkeep failed", exc_info=True)
+            except Exception as exc:  # the database is away: try again next tick
+                log.warning("bot lease upkeep failed", exc_info=not is_unavailable(exc))
 
     async def keep_leases(self) -> None:
         mine = sorted(self.leased)
