@@ -48,7 +48,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -64,12 +63,16 @@ STALL_SECONDS = 10.0
 
 
 def load_private_postgres() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "mayagames_private_postgres", ROOT / "tests" / "server" / "private_postgres.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """tests/server/private_postgres.py (by path: the tests folder is not a package)."""
+    name = "mayagames_private_postgres"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, ROOT / "tests" / "server" / "private_postgres.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name]
 
 
 class Fleet:
@@ -89,12 +92,12 @@ class Fleet:
         port = private.free_port()
         base = f"http://127.0.0.1:{port}"
         self.started += 1
-        log = open(self.folder / f"instance-{self.started}.log", "ab")
-        self.processes[base] = subprocess.Popen(
-            [sys.executable, str(LAUNCHER), "serve", "--port", str(port), "--database-url",
-             self.url, "--bot-delay", str(self.bot_delay), "--bot-processes", "0",
-             "--log-level", "warning", "--allow-fixed-seed", "--no-rate-limits"],
-            stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        with open(self.folder / f"instance-{self.started}.log", "ab") as log:
+            self.processes[base] = subprocess.Popen(
+                [sys.executable, str(LAUNCHER), "serve", "--port", str(port), "--database-url",
+                 self.url, "--bot-delay", str(self.bot_delay), "--bot-processes", "0",
+                 "--log-level", "warning", "--allow-fixed-seed", "--no-rate-limits"],
+                stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
         return base
 
     async def wait_up(self, base: str, http: httpx.AsyncClient, timeout: float = 120) -> None:
