@@ -137,6 +137,23 @@ def test_clocks_resume_after_a_restart(players_app, fake_clock):
         assert data["players"][1]["zombie"]
 
 
+def test_an_expired_clock_times_out_without_any_request(players_app, fake_clock):
+    """A table nobody opens (not in memory: no bot seat, no request since the restart):
+    its stored deadline passes and the clock keeper times the seat out all the same."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app()) as client:
+        table, _ = timed_table(client, "realtime:1+0")
+    fake_clock.advance(61)
+    with TestClient(players_app()) as client:
+        store = client.app.state.players.store
+        deadline = time.monotonic() + 10
+        while not store.load_meta(table).zombies:
+            assert time.monotonic() < deadline, "the seat was not timed out"
+            time.sleep(0.03)
+        assert store.load_meta(table).zombies == [0]
+
+
 def test_a_clocked_table_reuses_its_state_messages(pclient, fake_clock):
     """The state message of a timed table is built once per position and seat (as on an
     untimed one); only the clock is computed for each message."""

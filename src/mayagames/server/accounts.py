@@ -16,10 +16,12 @@
   SameSite=Lax, Secure when the request came over HTTPS, directly or as told by a proxy's
   ``X-Forwarded-Proto``, or always when configured); the database keeps only its SHA-256
   and its expiry. An expired or unknown session is refused with 401, never taken as a guest.
-* Failed logins are counted per account name and per client address in a sliding
-  window; past the limit every login attempt for that name or from that address is refused
-  with 429 (a right password too) until the window has passed. The failures are stored in
-  the database, so the instances sharing one count them together.
+* Login attempts are counted per account name and per client address in a window that
+  begins at the first attempt; past the limit every login attempt for that name or from
+  that address is refused with 429 (a right password too) until the window has passed.
+  An attempt is counted in the database before its password is checked (one conditional
+  row update), so concurrent attempts, through any of the instances sharing the database,
+  never check more than the limit; an attempt that succeeds is given back.
 """
 
 from __future__ import annotations
@@ -195,12 +197,12 @@ class Throttled(ServerError):
 @dataclass(frozen=True)
 class LoginThrottle:
     """The policy on failed logins: at most ``per_name`` per account name and
-    ``per_address`` per client address in the last ``window`` seconds.
+    ``per_address`` per client address in a ``window`` of seconds.
 
-    The failures themselves are stored in the database (``login_failures``, see
-    :class:`~.playerstore.PlayerStore`), so every instance on one database counts the same
-    ones: a guesser spreading attempts over instances gains nothing. Keys are SHA-256
-    digests (no names or addresses in clear in that table)."""
+    The attempts are counted in the database (``login_attempts``, see
+    :meth:`~.playerstore.PlayerStore.reserve_login`), so every instance on one database
+    counts the same ones: a guesser spreading attempts over instances gains nothing. Keys
+    are SHA-256 digests (no names or addresses in clear in that table)."""
 
     per_name: int = 5
     per_address: int = 20
@@ -210,15 +212,6 @@ class LoginThrottle:
         """The counters a login attempt is checked against: (key, limit)."""
         return [(throttle_key(f"name:{name_key(name.strip())}"), self.per_name),
                 (throttle_key(f"addr:{address}"), self.per_address)]
-
-    def check(self, keys: list[tuple[str, int]], found: dict[str, tuple[int, float]],
-              now: float) -> None:
-        """Refuse (429) when a key has ``limit`` failures in the window; ``found``: per key
-        (failures in the window, time of the oldest)."""
-        for key, limit in keys:
-            count, oldest = found.get(key, (0, now))
-            if count >= limit:
-                raise Throttled(int(oldest + self.window - now) + 1)
 
 
 def throttle_key(text: str) -> str:

@@ -23,6 +23,7 @@ from fastapi import Depends, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -32,7 +33,7 @@ from ..web import STATIC_DIR
 from ..web.catalogue import catalogue
 from ..web.rules import rules_html
 from .accounts import SESSION_COOKIE
-from .db import DEFAULT_URL, Database
+from .db import DEFAULT_URL, Database, is_unavailable
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
 from .bearer import bearer_token
@@ -42,7 +43,7 @@ from .playerstore import Account
 from .reviews import DEFAULT_REVIEW_BUDGET, Reviews, add_review_api
 from .rooms import Room, ServerError
 from .schemas import WS_MESSAGES, CreateTable, MoveRequest, UndoRequest, WsHello, WsMove, WsUndo
-from .service import GameService, Subscriber
+from .service import GameService, Subscriber, unavailable
 from .static import StaticStore
 
 log = logging.getLogger("mayagames.server")
@@ -109,6 +110,18 @@ def install_error_handlers(app: FastAPI) -> None:
     async def server_error(_request: Request, exc: ServerError) -> JSONResponse:
         headers = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
         return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(SQLAlchemyError)
+    @app.exception_handler(ConnectionError)
+    async def database_away(request: Request, exc: Exception) -> JSONResponse:
+        """The database cannot be reached (a restart, a cut connection): 503 with
+        ``Retry-After``, and the next request tries again; any other database error is a
+        server failure (500)."""
+        if not is_unavailable(exc):
+            raise exc
+        log.warning("%s %s: the database is away (%s)", request.method, request.url.path,
+                    type(exc).__name__)
+        return await server_error(request, unavailable(exc))
 
     @app.exception_handler(Exception)
     async def server_failure(request: Request, exc: Exception) -> JSONResponse:
@@ -359,7 +372,7 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
             room = await service.get_room(table_id)
         except ServerError as exc:
             await ws.send_text(encode({"type": "error", **exc.to_dict()}))
-            await ws.close(code=4404 if exc.status == 404 else 1011)
+            await ws.close(code=4404 if exc.status == 404 else 1013 if exc.status == 503 else 1011)
             return
         sub = Subscriber()
         sender = asyncio.create_task(pump(ws, sub))
@@ -367,6 +380,13 @@ def add_websocket(app: FastAPI, service: GameService, players: Players) -> None:
             account = await players.account_of(ws.cookies.get(SESSION_COOKIE))
         except ServerError:
             account = None
+        except Exception as exc:  # the database is away: the client reconnects later
+            if not is_unavailable(exc):
+                raise
+            sub.push({"type": "error", **unavailable(exc).to_dict()})
+            sub.close()
+            await asyncio.gather(sender, return_exceptions=True)
+            return
         session = SocketSession(service, room, sub, client_address(ws),
                                 lambda token: players.seat(room, token, account))
         try:
@@ -454,7 +474,10 @@ class SocketSession:
             self.error(exc, rid)
             if exc.code == "stale" and self.greeted:
                 self.service.subscribe(self.room, self.sub, self.sub.seat)
-        except Exception:  # a bug (e.g. in an engine): report it, keep the connection
+        except Exception as exc:  # a bug (e.g. in an engine): report it, keep the connection
+            if is_unavailable(exc):  # the database is away: the client tries again
+                self.error(unavailable(exc), rid)
+                return
             log.exception("table %s: request %r failed", self.room.id, raw[:200])
             self.error(ServerError(500, "server_error", "the server failed on this request; "
                                    "nothing was played"), rid)

@@ -11,8 +11,12 @@ decides the order of moves: each table row carries a ``version`` that every
 write (a move or an undo) compares and increments in the same transaction
 (``UPDATE ... WHERE version = :expected``: the row lock serialises racing
 writers, and the one that finds the version changed stores nothing and gets
-:class:`StaleWrite`). The same transaction sends a ``NOTIFY`` (delivered at
-commit) that tells the other instances which table changed, and how.
+:class:`StaleWrite`). A change of the table's seats or settings (a seat taken, a
+token, a clock, a zombie, a rematch) increments it too (:meth:`Database.table_changed`),
+so a move is refused if the seats changed since its instance read them. The same
+transaction sends a ``NOTIFY`` (delivered at commit) that tells the other instances
+which table changed, and how. :func:`is_unavailable` tells a database that is away (a
+restart, a cut connection) from a damaged record.
 Bot seats are leased (:class:`BotLeaseRow`): one instance at a time moves a
 table's bots, and a lease that is not renewed expires so another takes over.
 
@@ -37,7 +41,9 @@ from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer
                         create_engine, delete, event, false, func, insert, inspect, select, text,
                         update)
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import (DBAPIError, DisconnectionError, IntegrityError, InterfaceError,
+                            OperationalError)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 DEFAULT_URL = "sqlite:///mayagames.db"
@@ -161,6 +167,14 @@ UPDATE_TABLE = update(TableRow).where(
     move_count=bindparam("move_count"), status=bindparam("status"),
     result=bindparam("result", type_=JSON(none_as_null=True)),
     updated_at=bindparam("updated_at", type_=DateTime(timezone=True)))
+# What changes a table besides its moves (seats, owners, clock, zombies, settings, rematch)
+# also raises its version, in the change's own transaction: the version check of the
+# next move (and the instances' periodic comparison of versions) then notices it.
+BUMP_TABLE = update(TableRow).where(TableRow.id == bindparam("tid")).values(
+    version=TableRow.version + 1).returning(TableRow.version)
+BUMP_TABLE_IF = update(TableRow).where(
+    TableRow.id == bindparam("tid"), TableRow.version == bindparam("expected")).values(
+    version=TableRow.version + 1).returning(TableRow.version)
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 CHANNEL = "mayagames"  # LISTEN/NOTIFY channel; suffixed with the schema (tests keep apart)
 
@@ -338,19 +352,20 @@ class Database:
 
     # --- writes ---------------------------------------------------------
     def insert_table(self, table: StoredTable, rematch_of: str | None = None,
-                     also: Sequence[Callable[[Session], None]] = ()) -> None:
+                     also: Sequence[Callable[[Session], None]] = ()) -> int | None:
         """Store a new table; ``also``: more writes of the same transaction (its lobby
         settings); ``rematch_of``: the finished table it is the rematch of (raises
-        :class:`RematchTaken`, nothing stored, if that one has a rematch already)."""
+        :class:`RematchTaken`, nothing stored, if that one has a rematch already; else
+        returns that table's new version)."""
         try:
-            self._insert_table(table, rematch_of, also)
+            return self._insert_table(table, rematch_of, also)
         except IntegrityError as exc:
             if rematch_of is not None and self.rematch_of(rematch_of) is not None:
                 raise RematchTaken(rematch_of) from exc
             raise
 
     def _insert_table(self, table: StoredTable, rematch_of: str | None,
-                      also: Sequence[Callable[[Session], None]]) -> None:
+                      also: Sequence[Callable[[Session], None]]) -> int | None:
         stamp = now()
         with Session(self.engine) as session, session.begin():
             session.add(TableRow(
@@ -369,6 +384,8 @@ class Database:
                 session.add(RematchRow(table_id=rematch_of, rematch_id=table.id,
                                        created_at=stamp))
                 session.flush()
+                return self.table_changed(session, rematch_of)  # it offers a rematch now
+        return None
 
     def rematch_of(self, table_id: str) -> str | None:
         """The table of ``table_id``'s rematch (None: none was started)."""
@@ -376,15 +393,15 @@ class Database:
             return conn.execute(select(RematchRow.rematch_id)
                                 .where(RematchRow.table_id == table_id)).scalar_one_or_none()
 
-    def hand_out_token(self, table_id: str, seat: int, token_hash: str) -> bool:
-        """Give a person's seat without a token this token's hash; False (nothing changed)
-        if the seat has one already: a conditional update, so two instances cannot both
-        hand out the seat."""
+    def hand_out_token(self, table_id: str, seat: int, token_hash: str) -> int | None:
+        """Give a person's seat without a token this token's hash; the table's new version,
+        None (nothing changed) if the seat has one already: a conditional update, so two
+        instances cannot both hand out the seat."""
         with self.engine.begin() as conn:
             done = conn.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.agent == "human",
                 SeatRow.token_hash.is_(None)).values(token_hash=token_hash))
-            return done.rowcount == 1
+            return self.table_changed(conn, table_id) if done.rowcount == 1 else None
 
     def load_seats(self, table_id: str) -> list[StoredSeat]:
         """The seat rows of a table (names and token hashes change: joins, claims, links)."""
@@ -393,12 +410,28 @@ class Database:
                                 .where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
             return [StoredSeat(r[0], r[1], r[2]) for r in rows]
 
-    def notify_table(self, table_id: str, origin: str) -> None:
-        """Tell the other instances that a table's seats or settings changed (not its
-        moves): its seats, owners, clock, zombies or rematch; they reload them."""
-        if self.shared:
-            with self.engine.begin() as conn:
-                self._notify(conn, {"t": table_id, "op": "table", "i": origin})
+    def table_changed(self, conn: Connection | Session, table_id: str,
+                      expected: int | None = None) -> int | None:
+        """In the transaction of a change to a table's seats or settings: raise its version
+        and tell the other instances (they read the seats and settings again); the new
+        version. ``expected``: only if the table is still at that version (None if not:
+        the caller rolls back)."""
+        if isinstance(conn, Session):  # Core statements on the session's own connection
+            conn = conn.connection()
+        if expected is None:
+            version = conn.execute(BUMP_TABLE, {"tid": table_id}).scalar_one_or_none()
+        else:
+            version = conn.execute(BUMP_TABLE_IF, {"tid": table_id,
+                                                   "expected": expected}).scalar_one_or_none()
+        if version is not None:
+            self._notify(conn, {"t": table_id, "v": int(version), "op": "table"})
+        return None if version is None else int(version)
+
+    def notify_table(self, table_id: str) -> int | None:
+        """A change to a table's seats or settings stored without :meth:`table_changed`:
+        raise the version and tell the other instances now; the new version."""
+        with self.engine.begin() as conn:
+            return self.table_changed(conn, table_id)
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
                     status: str, result: dict[str, Any] | None,
@@ -552,6 +585,8 @@ class Database:
                     if row is not None:
                         listed.append(_stored(row, None))
             except Exception as exc:
+                if is_unavailable(exc):  # the database went away: not this row's fault
+                    raise
                 listed.append(BrokenRow(table_id, f"{type(exc).__name__}: {exc}"[:300]))
         return listed
 
@@ -618,6 +653,25 @@ def check_row(row: TableRow) -> None:
     seats = [s.seat for s in row.seats]
     if seats != list(range(row.num_players)):
         raise ValueError(f"seat rows {seats} do not match {row.num_players} players")
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached for now (a restart, a cut
+    connection, a full pool), not that what was read is damaged: the request is answered
+    ``503`` with ``Retry-After`` and the next one tries again."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout,
+                            ConnectionError)):
+            return True
+        if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+            return True
+        if type(exc).__module__.startswith("psycopg") and \
+                type(exc).__name__ in ("OperationalError", "InterfaceError"):
+            return True
+        exc = exc.__cause__  # type: ignore[assignment]
+    return False
 
 
 def notify_channel(schema: str) -> str:

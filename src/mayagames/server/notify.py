@@ -24,12 +24,14 @@ RETRY = 1.0  # seconds between reconnection attempts
 
 
 class Listener:
-    """LISTEN on ``channel``; ``on_notify(payload)`` and ``on_connect()`` run on ``loop``."""
+    """LISTEN on ``channel``; ``on_notify(payload)`` and ``on_connect()`` run on ``loop``.
+    ``name``: the connection's ``application_name`` (which instance it is, in
+    ``pg_stat_activity``)."""
 
     def __init__(self, url: str, channel: str, loop: asyncio.AbstractEventLoop,
                  on_notify: Callable[[dict[str, Any]], None],
-                 on_connect: Callable[[], None]) -> None:
-        self.url, self.channel, self.loop = url, channel, loop
+                 on_connect: Callable[[], None], name: str = "mayagames-listen") -> None:
+        self.url, self.channel, self.loop, self.name = url, channel, loop, name[:63]
         self.on_notify, self.on_connect = on_notify, on_connect
         self.stopping = threading.Event()
         self.listening = threading.Event()  # set while LISTEN is in force
@@ -51,7 +53,8 @@ class Listener:
         first = True
         while not self.stopping.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5,
+                                     application_name=self.name) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                     self.listening.set()
                     if not first:

@@ -12,6 +12,7 @@ finished rated game is rated). What a table adds to its messages goes into the r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -24,6 +25,7 @@ from .accounts import (SESSION_COOKIE, SESSION_DAYS, LoginThrottle, Passwords, T
                        check_name, check_password, name_key, new_session_secret, session_hash)
 from .bearer import bearer_token
 from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
+from .db import is_unavailable
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
@@ -35,6 +37,7 @@ CHAT_MAX = 500          # characters of one chat line
 CHAT_BURST = 5          # lines one author may send ...
 CHAT_WINDOW = 10.0      # ... per this many seconds
 CHAT_KEEP = 200         # lines a table's chat shows
+CLOCK_LEASE_SECONDS = 4.0  # a clock lease not released for this long is taken over
 
 
 def login_required(account: Account | None) -> Account:
@@ -56,6 +59,8 @@ class Players:
         self.throttle = LoginThrottle()
         self.meta: dict[str, TableMeta] = {}
         self.deadlines: dict[str, float] = {}
+        # (table, deadline) of stored deadlines found not due (e.g. the seat moved): skipped
+        self.declined: set[tuple[str, float]] = set()
         self.chat_sent: dict[str, deque[float]] = {}
         self.keeper: asyncio.Task[None] | None = None
         service.on_load.append(self.on_load)
@@ -98,18 +103,21 @@ class Players:
         return secret
 
     async def login(self, name: str, password: str, address: str) -> tuple[Account, str]:
+        """Check a name and password. The attempt is counted (reserved in the database)
+        before the password is checked, so concurrent attempts, through any instances,
+        never check more than the limit; one that succeeds is given back."""
         keys = self.throttle.keys(name, address)
-        now = self.clock()
-        found = await self.db(self.store.login_failures, [k for k, _ in keys],
-                              now - self.throttle.window)
-        self.throttle.check(keys, found, now)
+        window = self.throttle.window
+        wait = await self.db(self.store.reserve_login, keys, self.clock(), window)
+        if wait is not None:
+            raise Throttled(int(wait) + 1)
         found = await self.db(self.store.account_by_key, name_key(name.strip()))
         if found is None:
             await self.hashing(self.passwords.dummy_verify, password)
         elif await self.hashing(self.passwords.verify, found[1], password):
+            await self.db(self.store.give_back_login, [k for k, _ in keys], self.clock(), window)
             return found[0], await self.new_session(found[0])
-        await self.db(self.store.add_login_failures, [k for k, _ in keys], self.clock(),
-                      self.clock() - self.throttle.window)
+        await self.db(self.store.forget_login_attempts, self.clock() - window)
         raise ServerError(401, "bad_login", "wrong name or password")
 
     async def logout(self, secret: str | None) -> None:
@@ -218,9 +226,11 @@ class Players:
         if meta is not None:
             await self.adopt(room, meta)
 
-    async def changed(self, room: Room) -> None:
-        """This instance changed the table's settings: tell the other instances."""
-        await self.service.announce(room.id)
+    async def changed(self, room: Room, version: int | None = None) -> None:
+        """This instance changed the table's seats or settings (stored as ``version`` by the
+        change's own transaction, which told the other instances; None: raise the version
+        and tell them now)."""
+        await self.service.announce(room.id, version)
 
     @staticmethod
     def visible_tokens(room: Room, tokens: list[str | None]) -> list[str | None]:
@@ -329,9 +339,11 @@ class Players:
                 raise ServerError(409, "seat_taken", f"seat {seat} is not free")
             free = self.free_seats(room, meta)
             try:
-                await self.db(self.store.take_seat, room.id, seat, account, len(free) <= 1, True)
+                version = await self.db(self.store.take_seat, room.id, seat, account,
+                                        len(free) <= 1, True)
             except SeatTaken as exc:
                 raise ServerError(409, "seat_taken", f"seat {seat} is not free") from exc
+            await self.changed(room, version)
             self.own(room, meta, seat, account)
             if len(free) <= 1:
                 meta.full = True
@@ -343,7 +355,6 @@ class Players:
             await self.load_ratings(room, meta)
             self.decorate(room, meta)
             self.service.broadcast(room)
-        await self.changed(room)
         self.service.start_bots(room)
 
     def own(self, room: Room, meta: TableMeta, seat: int, account: Account) -> None:
@@ -377,15 +388,16 @@ class Players:
                 raise ServerError(409, "already_seated", "you already have a seat at this table")
             await self.db(self.store.ensure_meta, room.id)
             try:
-                await self.db(self.store.take_seat, room.id, seat, account, meta.full, True)
+                version = await self.db(self.store.take_seat, room.id, seat, account, meta.full,
+                                        True)
             except SeatTaken as exc:
                 raise ServerError(409, "seat_taken", f"seat {seat} belongs to another account") from exc
+            await self.changed(room, version)
             self.own(room, meta, seat, account)
             room.stored.seats[seat].token_hash = None
             await self.load_ratings(room, meta)
             self.decorate(room, meta)
             self.service.broadcast(room)
-        await self.changed(room)
         return seat
 
     async def reissue(self, room: Room, seat: int, account: Account) -> str:
@@ -401,11 +413,11 @@ class Players:
             raise ServerError(409, "public_seat", "a public table's free seats are joined in the lobby")
         token = secrets.token_urlsafe(24)
         async with room.lock:
-            await self.db(self.store.set_token, room.id, seat, hash_token(token))
+            version = await self.db(self.store.set_token, room.id, seat, hash_token(token))
             room.stored.seats[seat].token_hash = hash_token(token)
+            await self.changed(room, version)
             for sub in [s for s in room.subscribers if s.seat == seat]:
                 sub.close()  # whoever holds the old link is sent away
-        await self.changed(room)
         return token
 
     @staticmethod
@@ -479,14 +491,18 @@ class Players:
             self.deadlines[room.id] = deadline
 
     async def save_clock(self, room: Room, meta: TableMeta,
-                         deadline: float | None | bool = False) -> bool:
-        """Store the clock and zombies (and tell the other instances); ``deadline``: only if
-        the stored deadline is still this one (False: in any case). False: it was not."""
-        saved = await self.db(self.store.save_clock, room.id, meta.clock, meta.zombies, deadline)
+                         deadline: float | None | bool = False,
+                         expected: int | None = None) -> bool:
+        """Store the clock and zombies (which tells the other instances); ``deadline``: only
+        if the stored deadline is still this one (False: in any case); ``expected``: only
+        if the table is still at this version. False: it was not stored."""
+        version = await self.db(self.store.save_clock, room.id, meta.clock, meta.zombies,
+                                deadline, expected)
         self.watch(room, meta)
-        if saved:
-            await self.changed(room)
-        return saved
+        if version is None:
+            return False
+        await self.changed(room, version)
+        return True
 
     async def on_move(self, room: Room, entry: LogEntry) -> None:
         """Under the table's lock, after a move is stored: charge the clock, rate the game."""
@@ -498,7 +514,10 @@ class Players:
             after_move(meta.clock, speed, entry.seat, self.clocked_seat(room, meta),
                        {s for s in range(room.stored.num_players) if not room.is_bot(s)},
                        self.clock())
-            await self.save_clock(room, meta)
+            # only onto the move just stored: if another instance timed the seat out
+            # meanwhile (its deadline came as the move was stored), its zombie stands
+            if not await self.save_clock(room, meta, expected=self.version_now(room)):
+                await self.on_change(room)
         if room.finished and meta.rated:
             await self.rate_table(room, meta)
 
@@ -508,11 +527,27 @@ class Players:
             await asyncio.sleep(self.tick)
             try:
                 await self.check_clocks()
-            except Exception:
-                log.exception("checking the clocks failed")
+            except Exception as exc:
+                if is_unavailable(exc):  # the database is away: next tick
+                    log.warning("checking the clocks failed: the database is away (%s)",
+                                type(exc).__name__)
+                else:
+                    log.exception("checking the clocks failed")
+
+    def version_now(self, room: Room) -> int | None:
+        """The version a conditional clock write expects (several instances), else None."""
+        return room.version if self.shared else None
+
+    @property
+    def shared(self) -> bool:
+        return bool(getattr(self.service.db, "shared", False))
 
     async def check_clocks(self) -> list[str]:
-        """Time out every expired clock now; returns the tables where a seat timed out."""
+        """Time out every expired clock now; returns the tables where a seat timed out.
+
+        The tables in memory here, and every other table whose stored deadline passed (one
+        indexed query): watched by nobody, or held by an instance that died. With several
+        instances, such a table is timed out by the one that claims its clock lease."""
         now = self.clock()
         timed_out = []
         for table_id in [t for t, d in self.deadlines.items() if d <= now]:
@@ -521,15 +556,46 @@ class Players:
             except ServerError:
                 self.deadlines.pop(table_id, None)
                 continue
-            if await self.time_out(room):
+            try:
+                if await self.time_out(room):
+                    timed_out.append(table_id)
+            except ServerError as exc:  # a table that cannot catch up: the others go on
+                log.error("table %s: its clock could not be timed out: %s", table_id,
+                          exc.message)
+        expired = await self.db(self.store.expired_deadlines, now)
+        self.declined &= set(expired)
+        for table_id, deadline in expired:
+            if self.deadlines.get(table_id) == deadline or (table_id, deadline) in self.declined:
+                continue  # in memory here as stored (above), or found not to be due
+            if await self.time_out_elsewhere(table_id):
                 timed_out.append(table_id)
+            else:
+                self.declined.add((table_id, deadline))
         return timed_out
+
+    async def time_out_elsewhere(self, table_id: str) -> bool:
+        """Time out the clock of a table not in memory here (under its clock lease)."""
+        owner = self.service.instance
+        if self.shared and not await self.db(self.store.claim_clock_lease, table_id, owner,
+                                             CLOCK_LEASE_SECONDS):
+            return False  # another instance is at it
+        try:
+            room = await self.service.get_room(table_id)
+            return await self.time_out(room)
+        except ServerError as exc:
+            log.error("table %s: its clock could not be timed out: %s", table_id, exc.message)
+            return False
+        finally:
+            if self.shared:
+                with contextlib.suppress(Exception):  # else it expires
+                    await self.db(self.store.release_clock_lease, table_id, owner)
 
     async def time_out(self, room: Room) -> bool:
         """The seat to move ran out of time: a bot of the table's level plays it from now on."""
         meta = self.meta_of(room)
         async with room.lock:
-            if getattr(self.service.db, "shared", False):  # another instance may have moved
+            if self.shared:  # another instance may have moved or changed the table
+                await self.service.catch_up(room)
                 stored = await self.db(self.store.load_meta, room.id)
                 if stored is not None:
                     meta.clock, meta.zombies = stored.clock, stored.zombies
@@ -545,7 +611,7 @@ class Players:
             meta.zombies.append(seat)
             run_for(meta.clock, parse_speed(meta.speed), None, self.clock())
             # only if no other instance timed the seat out (or moved) since we read it
-            if not await self.save_clock(room, meta, deadline):
+            if not await self.save_clock(room, meta, deadline, self.version_now(room)):
                 await self.on_change(room)
                 return False
             room.agents[seat] = self.zombie_agent(room, meta, seat)

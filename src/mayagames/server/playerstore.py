@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from sqlalchemy import (JSON, Boolean, Float, ForeignKey, Integer, String, delete, func, select,
-                        update)
+import datetime as dt
+
+from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, case, delete,
+                        func, or_, select, text, update)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -123,15 +125,29 @@ class ChatRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
-class LoginFailureRow(Base):
-    """A failed login, counted against one key (the SHA-256 of an account name or of a
-    client address): the login throttle of every instance reads the same rows."""
+class LoginAttemptRow(Base):
+    """The login attempts counted against one key (the SHA-256 of an account name or of a
+    client address) in the window that began at ``since``: the login throttle of every
+    instance counts in the same row, one conditional update per attempt."""
 
-    __tablename__ = "login_failures"
+    __tablename__ = "login_attempts"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    key: Mapped[str] = mapped_column(String(64), index=True)
-    at: Mapped[float] = mapped_column(Float, index=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    since: Mapped[float] = mapped_column(Float, index=True)
+    attempts: Mapped[int] = mapped_column(Integer)
+
+
+class ClockLeaseRow(Base):
+    """Which server instance times out a table's expired clock, until when (PostgreSQL,
+    several instances): the one that claims it loads the table and hands the seat to the
+    zombie bot; the row is deleted when done, and one not renewed expires."""
+
+    __tablename__ = "clock_leases"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class NameTaken(Exception):
@@ -140,6 +156,10 @@ class NameTaken(Exception):
 
 class SeatTaken(Exception):
     pass
+
+
+class NotStored(Exception):
+    """A conditional write found its condition false: its transaction is rolled back."""
 
 
 @dataclass
@@ -240,20 +260,45 @@ class PlayerStore:
             s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
 
     # --- the login throttle --------------------------------------------------------------
-    def login_failures(self, keys: list[str], since: float) -> dict[str, tuple[int, float]]:
-        """Per key: the failed logins after ``since`` and the time of the oldest of them."""
-        with Session(self.engine) as s:
-            rows = s.execute(select(LoginFailureRow.key, func.count(), func.min(LoginFailureRow.at))
-                             .where(LoginFailureRow.key.in_(keys), LoginFailureRow.at > since)
-                             .group_by(LoginFailureRow.key)).all()
-            return {r[0]: (int(r[1]), float(r[2])) for r in rows}
+    def reserve_login(self, keys: list[tuple[str, int]], now: float,
+                      window: float) -> float | None:
+        """Count one login attempt against each (key, limit) before its password is checked,
+        unless a key already has ``limit`` attempts in its window: None if counted, else the
+        seconds until that key's window ends (nothing counted). Per key one conditional
+        upsert (``INSERT ... ON CONFLICT DO UPDATE ... WHERE attempts < limit``), all in one
+        transaction: the row lock counts concurrent attempts, through any instances, one
+        after the other, so at most ``limit`` of them are ever checked."""
+        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        row = LoginAttemptRow
+        ended = row.since <= now - window  # the row's window is over: a new one begins
+        try:
+            with Session(self.engine) as s, s.begin():
+                for key, limit in keys:
+                    counted = s.execute(
+                        insert(row).values(key=key, since=now, attempts=1).on_conflict_do_update(
+                            index_elements=[row.key],
+                            set_={"attempts": case((ended, 1), else_=row.attempts + 1),
+                                  "since": case((ended, now), else_=row.since)},
+                            where=or_(ended, row.attempts < limit)).returning(row.attempts)
+                    ).first()
+                    if counted is None:
+                        since = s.execute(select(row.since).where(row.key == key)).scalar_one()
+                        raise NotStored(since + window - now)
+        except NotStored as refused:
+            return max(0.0, float(refused.args[0]))
+        return None
 
-    def add_login_failures(self, keys: list[str], now: float, forget_before: float) -> None:
-        """Count a failed login against each key; forget the failures older than the window
-        (so the table holds one window of failures at most)."""
+    def give_back_login(self, keys: list[str], now: float, window: float) -> None:
+        """A login that succeeded is not counted against its keys."""
         with Session(self.engine) as s, s.begin():
-            s.execute(delete(LoginFailureRow).where(LoginFailureRow.at <= forget_before))
-            s.add_all(LoginFailureRow(key=key, at=now) for key in keys)
+            s.execute(update(LoginAttemptRow).where(
+                LoginAttemptRow.key.in_(keys), LoginAttemptRow.attempts > 0,
+                LoginAttemptRow.since > now - window).values(attempts=LoginAttemptRow.attempts - 1))
+
+    def forget_login_attempts(self, before: float) -> None:
+        """Drop the counts whose window ended before ``before`` (the table holds one window)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(LoginAttemptRow).where(LoginAttemptRow.since <= before))
 
     # --- tables --------------------------------------------------------------------------
     @staticmethod
@@ -284,10 +329,12 @@ class PlayerStore:
                              full=row.full, rematch=row.rematch)
 
     def take_seat(self, table_id: str, seat: int, account: Account, full: bool,
-                  clear_token: bool) -> None:
-        """Give ``seat`` to ``account`` (SeatTaken if it has an owner already)."""
+                  clear_token: bool) -> int | None:
+        """Give ``seat`` to ``account`` (SeatTaken if it has an owner already); the table's
+        new version."""
         try:
             with Session(self.engine) as s, s.begin():
+                version = self.db.table_changed(s, table_id)
                 s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account.id))
                 s.flush()
                 values: dict[str, Any] = {"name": account.name}
@@ -297,6 +344,7 @@ class PlayerStore:
                           .values(**values))
                 s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id)
                           .values(full=full))
+                return version
         except IntegrityError as exc:
             raise SeatTaken(seat) from exc
 
@@ -308,30 +356,68 @@ class PlayerStore:
                                    speed="untimed", zombie="medium", creator_id=None, clock=None,
                                    deadline=None, zombies=[], rated_done=False))
 
-    def set_token(self, table_id: str, seat: int, token_hash: str | None) -> None:
+    def set_token(self, table_id: str, seat: int, token_hash: str | None) -> int | None:
+        """Store a seat's new token (a re-issued link); the table's new version."""
         with Session(self.engine) as s, s.begin():
+            version = self.db.table_changed(s, table_id)
             s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                       .values(token_hash=token_hash))
+            return version
 
     def save_clock(self, table_id: str, clock: dict[str, Any] | None, zombies: list[int],
-                   deadline: float | None | bool = False) -> bool:
-        """Store a table's clock and zombies; with a ``deadline`` (a float or None), only
-        if the stored deadline is still that one (a conditional update: two instances
-        timing one seat out cannot both do it). Whether it was stored."""
+                   deadline: float | None | bool = False,
+                   expected: int | None = None) -> int | None:
+        """Store a table's clock and zombies; the table's new version, or None if not stored.
+        With a ``deadline`` (a float or None), only if the stored deadline is still that one
+        (a conditional update: two instances timing one seat out cannot both do it); with
+        ``expected``, only if the table is still at that version (no move or other change
+        was stored since the caller looked: the seat it times out is still to move)."""
         query = update(TableMetaRow).where(TableMetaRow.table_id == table_id)
         if deadline is not False:
             query = query.where(TableMetaRow.deadline.is_(None) if deadline is None
                                 else TableMetaRow.deadline == deadline)
-        with Session(self.engine) as s, s.begin():
-            done = s.execute(query.values(clock=clock, deadline=(clock or {}).get("deadline"),
-                                          zombies=list(zombies)))
-            return bool(done.rowcount)
+        try:
+            with Session(self.engine) as s, s.begin():
+                version = self.db.table_changed(s, table_id, expected)
+                if version is None:
+                    raise NotStored()
+                done = s.execute(query.values(clock=clock, deadline=(clock or {}).get("deadline"),
+                                              zombies=list(zombies)))
+                if not done.rowcount:
+                    raise NotStored()
+                return version
+        except NotStored:
+            return None
 
-    def tables_with_deadlines(self) -> list[str]:
+    def expired_deadlines(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
+        """(table, deadline) of the unfinished tables whose clock ran out by ``now``, loaded
+        or not on any instance (the deadline's index), oldest first."""
         with Session(self.engine) as s:
-            return list(s.execute(select(TableMetaRow.table_id).join(
+            rows = s.execute(select(TableMetaRow.table_id, TableMetaRow.deadline).join(
                 TableRow, TableRow.id == TableMetaRow.table_id).where(
-                TableMetaRow.deadline.is_not(None), TableRow.status == "playing")).scalars())
+                TableMetaRow.deadline <= now, TableRow.status == "playing")
+                .order_by(TableMetaRow.deadline).limit(limit)).all()
+            return [(r[0], float(r[1])) for r in rows if r[1] is not None]
+
+    def claim_clock_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Take the lease on timing out ``table_id``'s clock unless another live owner holds
+        it (PostgreSQL: the database's clock, as for bot leases)."""
+        name = f'"{self.db.schema}".clock_leases' if self.db.schema else "clock_leases"
+        sql = text(f"""
+            INSERT INTO {name} (table_id, owner, expires_at)
+            VALUES (:tid, :owner, now() + make_interval(secs => :secs))
+            ON CONFLICT (table_id) DO UPDATE
+               SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+             WHERE {name}.owner = EXCLUDED.owner OR {name}.expires_at < now()
+            RETURNING owner""")
+        with self.engine.begin() as conn:
+            return conn.execute(sql, {"tid": table_id, "owner": owner,
+                                      "secs": seconds}).first() is not None
+
+    def release_clock_lease(self, table_id: str, owner: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(ClockLeaseRow).where(ClockLeaseRow.table_id == table_id,
+                                                  ClockLeaseRow.owner == owner))
 
     def open_tables(self, limit: int) -> list[tuple[str, TableMeta]]:
         """Public tables still waiting for players, newest first."""

@@ -44,7 +44,8 @@ from ..core.rng import derive_seed
 from .bots import BotPool
 from .db import Database, StoredSeat, StoredTable
 from .limits import BotSpecError, Rate, RateLimiter, ServerLimits, check_bot_spec, clean_name
-from .db import BrokenRow, Database, RematchTaken, StaleWrite, StoredSeat, StoredTable
+from .db import (BrokenRow, Database, RematchTaken, StaleWrite, StoredSeat, StoredTable,
+                 is_unavailable)
 from .notify import Listener
 from .rooms import (HUMAN, LogEntry, Room, ServerError, entry_to_json, hash_token, replay_moves,
                     result_of)
@@ -59,6 +60,15 @@ LEASE_SECONDS = 4.0    # a bot lease not renewed for this long is taken over by 
 TICK_SECONDS = 1.0     # how often leases are renewed and orphaned bots looked for
 SWEEP_EVERY = 3        # ticks between version checks of the rooms in use (missed notifications)
 WRITE_TRIES = 5        # a write that keeps losing races ends 'stale'
+RETRY_AFTER = 2        # seconds a client is told to wait while the database is away
+
+
+def unavailable(exc: BaseException) -> ServerError:
+    """The answer while the database cannot be reached (a restart, a cut connection): 503
+    with ``Retry-After``; nothing is remembered, the next request tries again."""
+    return ServerError(503, "database_unavailable", "the database cannot be reached just now; "
+                       f"try again in a few seconds ({type(exc).__name__})",
+                       retry_after=RETRY_AFTER)
 
 
 def log_failure(task: "asyncio.Task[None]") -> None:
@@ -146,7 +156,8 @@ class GameService:
         if self.db.shared:
             loop = asyncio.get_running_loop()
             self.listener = Listener(self.db.libpq_url(), self.db.channel, loop,
-                                     self.on_notify, self.on_reconnect)
+                                     self.on_notify, self.on_reconnect,
+                                     f"mayagames-listen {self.instance}")
             await loop.run_in_executor(None, self.listener.start)
             self.maintainer = loop.create_task(self.maintain())
             self.maintainer.add_done_callback(log_failure)
@@ -296,7 +307,9 @@ class GameService:
             raise ServerError(400, "bad_table", str(exc)) from exc
         extension = await prepare(room) if prepare is not None else None
         writes = [extension.write] if extension is not None else []
-        await self.in_db(self.db.insert_table, stored, rematch_of, writes)
+        bumped = await self.in_db(self.db.insert_table, stored, rematch_of, writes)
+        if rematch_of is not None and rematch_of in self.rooms:
+            self.adopt_version(self.rooms[rematch_of], bumped)
         if extension is not None:
             await extension.adopt()
         self.rooms[stored.id] = room
@@ -334,12 +347,11 @@ class GameService:
                 except RematchTaken:  # another instance started it a moment ago
                     new_id = await self.in_db(self.db.rematch_of, room.id)
                     assert new_id is not None
-            if room.rematch != new_id:
+            if room.rematch != new_id:  # (the insert told the other instances)
                 room.rematch = new_id
                 for hook in self.on_change:
                     await hook(room)
                 self.broadcast(room)
-                await self.announce(room.id)
         new_room = await self.get_room(new_id)
         token = await self.hand_out(new_room, seat) if hand_out else None
         return new_room, token, created
@@ -349,24 +361,42 @@ class GameService:
         if room.stored.seats[seat].agent != HUMAN:
             return None
         token = secrets.token_urlsafe(24)
-        if not await self.in_db(self.db.hand_out_token, room.id, seat, hash_token(token)):
+        version = await self.in_db(self.db.hand_out_token, room.id, seat, hash_token(token))
+        if version is None:
             return None
         room.stored.seats[seat].token_hash = hash_token(token)
-        await self.announce(room.id)
+        self.adopt_version(room, version)
         return token
 
-    async def announce(self, table_id: str) -> None:
-        """Tell the other instances (PostgreSQL) that a table's seats or settings changed."""
-        if self.db.shared:
+    async def announce(self, table_id: str, version: int | None = None) -> None:
+        """A table's seats or settings changed: ``version`` is the table version that the
+        change's own transaction made (:meth:`~.db.Database.table_changed`, which also told
+        the other instances); None: raise the version (and tell them) now."""
+        if version is None:
             try:
-                await self.in_db(self.db.notify_table, table_id, self.instance)
-            except Exception:  # they reload it when they next load the table
-                log.warning("table %s: could not notify the other instances", table_id,
+                version = await self.in_db(self.db.notify_table, table_id)
+            except Exception:  # their periodic version check finds it when the database is back
+                log.warning("table %s: could not tell the other instances of a change", table_id,
                             exc_info=True)
+                return
+        room = self.rooms.get(table_id)
+        if room is not None:
+            self.adopt_version(room, version)
+
+    @staticmethod
+    def adopt_version(room: Room, version: int | None) -> None:
+        """This instance stored a change to ``room``'s seats or settings (already made in
+        memory) as ``version``: the room reflects it if it was at the version before;
+        otherwise someone else wrote meanwhile and the room stays behind, to catch up."""
+        if version is not None and version == room.version + 1:
+            room.version = version
 
     async def reload_seats(self, room: Room) -> bool:
         """Read the table's seat rows again (names, tokens); True if a token changed."""
-        seats = await self.in_db(self.db.load_seats, room.id)
+        return self.adopt_seats(room, await self.in_db(self.db.load_seats, room.id))
+
+    def adopt_seats(self, room: Room, seats: list[StoredSeat]) -> bool:
+        """Take the stored seat rows (names, tokens); True if a token changed."""
         if len(seats) != len(room.stored.seats):
             return False
         changed = False
@@ -414,6 +444,8 @@ class GameService:
         except ServerError:
             raise
         except Exception as exc:  # a row that does not load or does not replay
+            if is_unavailable(exc):  # a database blip is not a damaged table: try again later
+                raise unavailable(exc) from exc
             reason = f"table {table_id} cannot be resumed: {type(exc).__name__}: {exc}"[:500]
             self.broken[table_id] = reason
             log.error("%s", reason)
@@ -530,7 +562,8 @@ class GameService:
                 except Exception as exc:  # the move is not stored, so it is not played
                     log.exception("could not store move %s of table %s", entry.number, room.id)
                     raise ServerError(503, "not_saved", "the move could not be saved and was "
-                                      f"not played; try again ({type(exc).__name__})") from exc
+                                      f"not played; try again ({type(exc).__name__})",
+                                      retry_after=RETRY_AFTER) from exc
                 room.commit(after, entry, version)
                 for hook in self.on_move:
                     try:
@@ -619,6 +652,12 @@ class GameService:
         stored = await self.in_db(self.db.load_table, room.id)
         if stored is None or stored.version == room.version:
             return False
+        # the version moved by more than moves: an undo, or a change of the seats or
+        # settings (a zombie, a clock, a new player, a rematch): read them again too
+        self.adopt_seats(room, stored.seats)
+        room.rematch = room.rematch or stored.rematch
+        for hook in self.on_change:
+            await hook(room)
         moves = [text for text, _ in stored.moves]
         common = 0
         for mine, theirs in zip(room.moves, moves):
@@ -648,15 +687,12 @@ class GameService:
     def on_notify(self, payload: dict[str, Any]) -> None:
         """A write of some instance (this one's too) was committed (:mod:`.notify`)."""
         room = self.rooms.get(str(payload.get("t")))
-        if payload.get("op") == "table":  # seats or settings, not moves
-            if room is not None and payload.get("i") != self.instance:
-                task = asyncio.get_running_loop().create_task(self.table_changed(room))
-                task.add_done_callback(log_failure)
-            return
         version = payload.get("v")
         if room is None or not isinstance(version, int) or version <= room.version:
             return  # not a table in use here, or already known
-        task = asyncio.get_running_loop().create_task(self.follow(room, payload))
+        change = self.table_changed(room, version) if payload.get("op") == "table" \
+            else self.follow(room, payload)  # seats or settings; a move or an undo
+        task = asyncio.get_running_loop().create_task(change)
         task.add_done_callback(log_failure)
 
     async def follow(self, room: Room, payload: dict[str, Any]) -> None:
@@ -685,15 +721,27 @@ class GameService:
                 return
         self.start_bots(room)
 
-    async def table_changed(self, room: Room) -> None:
-        """Another instance changed a table's seats or settings: read them again and send
-        every subscriber the table as it is now (clocks, zombies, owners, rematch)."""
+    async def table_changed(self, room: Room, version: int) -> None:
+        """Another instance changed a table's seats or settings (making ``version``): read
+        them again and send every subscriber the table as it is now (clocks, zombies,
+        owners, rematch). After a gap (a missed notification), catch up in full."""
         async with room.lock:
-            await self.reload_seats(room)
-            room.rematch = room.rematch or await self.in_db(self.db.rematch_of, room.id)
-            for hook in self.on_change:
-                await hook(room)
-            self.broadcast(room)
+            if version <= room.version:
+                return
+            try:
+                if version != room.version + 1:
+                    await self.catch_up(room)
+                else:
+                    await self.reload_seats(room)
+                    room.rematch = room.rematch or await self.in_db(self.db.rematch_of, room.id)
+                    for hook in self.on_change:
+                        await hook(room)
+                    room.version = version
+                    self.broadcast(room)
+            except ServerError as exc:
+                log.error("table %s: could not follow change %s: %s", room.id, version,
+                          exc.message)
+                return
         self.start_bots(room)
 
     def on_reconnect(self) -> None:
@@ -726,8 +774,8 @@ class GameService:
                 if tick % SWEEP_EVERY == 0:
                     await self.sweep([r for r in self.rooms.values()
                                       if r.subscribers or self.bot_to_move(r)])
-            except Exception:  # the database is away: try again next tick
-                log.warning("bot lease upkeep failed", exc_info=True)
+            except Exception as exc:  # the database is away: try again next tick
+                log.warning("bot lease upkeep failed", exc_info=not is_unavailable(exc))
 
     async def keep_leases(self) -> None:
         mine = sorted(self.leased)
