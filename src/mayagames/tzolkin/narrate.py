@@ -27,12 +27,14 @@ from .scoring import feeding_cost, final_breakdown
 GOODS = ((CORN, "corn"), (WOOD, "wood"), (STONE, "stone"), (GOLD, "gold"), (SKULL, "skull"),
          (VP, "VP"))
 
-# what each kind of gear action does, in the rulebook's words
+# what each kind of gear action does, in the rulebook's words; no amounts: what the action
+# gave and cost is told from the states (the goods change after the sentence), so a space
+# reached stepping back (1 corn per step) or a discount never makes the words wrong
 ACTION_WORDS = {
     "fishing": "fishes", "harvest": "harvests", "gain": "gathers resources",
     "tech": "develops a technology", "build": "builds", "temples": "pays a block to "
-    "progress on two temples", "temple": "pays 3 corn to progress on a temple",
-    "market": "trades at the market", "worker": "pays 5 corn for a new worker",
+    "progress on two temples", "temple": "pays corn to progress on a temple",
+    "market": "trades at the market", "worker": "takes a new worker",
     "corn_build": "builds for corn", "mirror": "copies an action", "skull": "offers a crystal skull",
 }
 
@@ -132,6 +134,10 @@ def sentence(before: Any, action: Any, after: Any, viewer: int | None) -> tuple[
         spec = DATA.gears[g].action_list[action.space - 1] if 1 <= action.space <= len(
             DATA.gears[g].action_list) else {"kind": ""}
         what = ACTION_WORDS.get(spec["kind"], "takes the action")
+        frame = before.stack[-1] if before.stack else None
+        back = frame.space - action.space if isinstance(frame, ChooseAction) else 0
+        if back > 0:  # rule: a lower action of the same gear, 1 corn per step back
+            what += f", stepping back {plural(back, 'space')}"
         return (f"{who} takes the action {gear_title(action.gear)} {action.space} ({what})",
                 (f"{action.gear}:{action.space}",))
     if isinstance(action, A.Nothing):
