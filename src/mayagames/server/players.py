@@ -22,7 +22,8 @@ from ..agents import LEVELS, make_agent
 from ..core.rng import derive_seed
 from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_name,
                        check_password, name_key, new_session_secret, session_hash)
-from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
+from .clocks import (Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for,
+                     waiting_for)
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
@@ -159,9 +160,12 @@ class Players:
         """What a new table stores besides its game (called by ``create_table``)."""
         async def prepare(room: Room) -> Extension:
             humans = [i for i, s in enumerate(room.stored.seats) if s.agent == HUMAN]
+            # a private table's clock waits for each invited person to open it (the
+            # creator, in the first person's seat, is there); a public one for the lobby
+            invited = [] if req.public else humans[1:]
             meta = TableMeta(public=req.public, rated=req.rated, speed=speed.text,
                              zombie=req.zombie, creator_id=account.id if account else None,
-                             clock=new_clock(speed, room.stored.num_players))
+                             clock=new_clock(speed, room.stored.num_players, invited))
             if account is not None and humans:
                 meta.owners[humans[0]] = account.id
                 meta.owner_names[humans[0]] = account.name
@@ -278,10 +282,29 @@ class Players:
 
     async def seat(self, room: Room, token: str | None, account: Account | None) -> int | None:
         """:meth:`seat_for`, looking a token this instance does not know up in the database
-        (one handed out through another instance a moment ago)."""
+        (one handed out through another instance a moment ago). A seat whose player opens
+        the table for the first time has come (its clock may start)."""
         if token:
-            return await self.service.seat_of_token(room, token)
-        return self.seat_for(room, None, account)
+            seat = await self.service.seat_of_token(room, token)
+        else:
+            seat = self.seat_for(room, None, account)
+        if seat is not None and seat in waiting_for(self.meta_of(room).clock):
+            await self.arrive(room, seat)
+        return seat
+
+    async def arrive(self, room: Room, seat: int) -> None:
+        """``seat``'s player opened the table: once every seat is taken the clock starts."""
+        meta = self.meta_of(room)
+        async with room.lock:
+            if meta.clock is None or seat not in waiting_for(meta.clock):
+                return
+            meta.clock["waiting"] = [s for s in waiting_for(meta.clock) if s != seat]
+            if not meta.clock["waiting"]:
+                run_for(meta.clock, parse_speed(meta.speed), self.clocked_seat(room, meta),
+                        self.clock())
+            await self.save_clock(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
 
     def seat_of_account(self, room: Room, account: Account) -> int | None:
         meta = self.meta.get(room.id)
@@ -455,9 +478,10 @@ class Players:
 
     # --- clocks -------------------------------------------------------------------------------
     def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:
-        """The seat whose clock runs now: a person's seat to move, once the table is full."""
+        """The seat whose clock runs now: a person's seat to move, once every seat is taken."""
         seat = room.state.current_player
-        if room.finished or not meta.full or seat is None or room.is_bot(seat):
+        if room.finished or not meta.full or seat is None or room.is_bot(seat) \
+                or waiting_for(meta.clock):
             return None
         return seat
 

@@ -451,5 +451,8 @@ class Room:
         """Whether a seat's view shows something a spectator may not see (a hot-seat
         device then hides the board before handing over to that seat)."""
         public = self.state.view(None).to_dict()
+        shown = self.info.plugin.part("shown_view")
+        if shown is not None:  # what the game's table shows of each (Tzolk'in: no discards)
+            view_dict, public = shown(view_dict), shown(public)
         return any(view_dict.get(k) != public.get(k) for k in view_dict.keys() | public.keys()
                    if k != "viewer")
