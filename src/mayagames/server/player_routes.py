@@ -3,17 +3,19 @@ profiles and chat (the logic is in :mod:`.players`)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Query, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, StreamingResponse
 
 from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from .accounts import SESSION_COOKIE, SESSION_DAYS
 from .bearer import bearer_token
-from .players import Players, login_required
+from .players import KEEP_ALIVE, Players, login_required
 from .playerstore import Account
 from .ratings import account_player, bot_player, rating_dict, BOT_LEVELS
 from .rooms import Room, ServerError
@@ -75,6 +77,32 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
         tables = await players.my_tables(acc)
         return {"account": me_dict(acc), "tables": tables,
                 "your_turn": sum(1 for t in tables if t["your_turn"])}
+
+    @app.get("/api/me/events")
+    async def my_events(request: Request, acc: Account | None = Depends(account)) -> StreamingResponse:
+        """Server-sent events for the lobby: ``event: tables`` (``data: {"table": ID}``) each
+        time a table of the account changes (a move, a seat taken, a clock run out), so its
+        "your turn" badges follow at once; a comment line keeps the stream alive."""
+        acc = login_required(acc)
+        queue = players.watch_account(acc)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 3000\n\n"
+                while True:
+                    try:
+                        table = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
+                    except asyncio.TimeoutError:
+                        if await request.is_disconnected():
+                            return
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"event: tables\ndata: {json.dumps({'table': table})}\n\n"
+            finally:
+                players.unwatch_account(acc, queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.post("/api/me/password")
     async def change_password(req: PasswordChange, request: Request,

@@ -27,7 +27,7 @@ from .clocks import (Speed, after_move, expired, new_clock, parse_speed, public_
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
-from .service import Extension, Prepare
+from .service import Extension, Prepare, option_labels
 
 log = logging.getLogger("mayagames.server")
 Clock = Callable[[], float]
@@ -35,6 +35,9 @@ CHAT_MAX = 500          # characters of one chat line
 CHAT_BURST = 5          # lines one author may send ...
 CHAT_WINDOW = 10.0      # ... per this many seconds
 CHAT_KEEP = 200         # lines a table's chat shows
+WATCHERS_PER_ACCOUNT = 8  # lobby pages of one account following their tables at once
+WATCH_QUEUE = 32        # table changes queued for one lobby page
+KEEP_ALIVE = 15.0       # seconds between keep-alive comments of a lobby's event stream
 
 
 def login_required(account: Account | None) -> Account:
@@ -61,6 +64,9 @@ class Players:
         service.on_load.append(self.on_load)
         service.on_move.append(self.on_move)
         service.on_change.append(self.on_change)
+        service.on_broadcast.append(self.tell_watchers)
+        # the lobby pages of each account (GET /api/me/events): told when a table of theirs changes
+        self.watchers: dict[int, set[asyncio.Queue[str]]] = {}
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.service.in_db(fn, *args)
@@ -441,6 +447,7 @@ class Players:
         return {
             "table": room.id, "game": room.info.name, "title": room.info.title,
             "num_players": room.stored.num_players, "options": room.stored.options,
+            "option_labels": option_labels(room.info, room.stored.options),
             "public": meta.public, "rated": meta.rated, "speed": meta.speed,
             "speed_text": parse_speed(meta.speed).describe(),
             "status": "finished" if room.finished else ("waiting" if not meta.full else "playing"),
@@ -475,6 +482,34 @@ class Players:
                 continue
             out.append(self.table_summary(room, seat))
         return out
+
+    # --- the lobby's push ------------------------------------------------------------------------
+    def watch_account(self, account: Account) -> "asyncio.Queue[str]":
+        """A queue told the id of each of ``account``'s tables that changes (a lobby page's
+        event stream); at most WATCHERS_PER_ACCOUNT at once."""
+        queues = self.watchers.setdefault(account.id, set())
+        if len(queues) >= WATCHERS_PER_ACCOUNT:
+            raise ServerError(429, "too_many_streams", f"at most {WATCHERS_PER_ACCOUNT} lobby "
+                              "pages of one account follow their tables at once")
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=WATCH_QUEUE)
+        queues.add(queue)
+        return queue
+
+    def unwatch_account(self, account: Account, queue: "asyncio.Queue[str]") -> None:
+        queues = self.watchers.get(account.id, set())
+        queues.discard(queue)
+        if not queues:
+            self.watchers.pop(account.id, None)
+
+    def tell_watchers(self, room: Room) -> None:
+        """A table was just sent to its subscribers: tell its seats' accounts' lobby pages."""
+        meta = self.meta.get(room.id)
+        if meta is None or not self.watchers:
+            return
+        for account_id in set(meta.owners.values()):
+            for queue in self.watchers.get(account_id, ()):
+                if not queue.full():  # a page that does not read drops news, not memory
+                    queue.put_nowait(room.id)
 
     # --- clocks -------------------------------------------------------------------------------
     def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:

@@ -1,0 +1,92 @@
+"""The lobby as a Board Game Arena player meets it (issue 23, items 8 and 12): each of your
+tables listed once, the open tables' options in the game's words, and "your turn" pushed
+to the lobby the moment the other player moves (not at the next 15-second poll)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+PASSWORD = "correct horse battery"
+PUSHED_MS = 5_000  # well under the lobby's 15 s poll: only a push gets there in time
+
+
+@pytest.fixture
+def players_server(tmp_path: Path, support: Any) -> Iterator[Any]:
+    from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
+
+    app = create_app(f"sqlite:///{tmp_path / 'lobby.db'}", bot_delay=0.0,
+                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
+    with support.LiveServer(app) as live:
+        yield live
+
+
+def register(page: Any, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#register")
+    expect(page.locator("#me-name")).to_have_text(name)
+
+
+def play_until(page: Any, table: str, seat: int) -> None:
+    """This browser's account plays first legal moves until ``seat`` is to move."""
+    for _ in range(50):
+        state = page.context.request.get(f"/api/tables/{table}").json()
+        if state["current_player"] == seat:
+            return
+        response = page.context.request.post(f"/api/tables/{table}/moves", data={
+            "move_number": state["move_number"], "action_id": 0})
+        assert response.ok, response.text()
+    raise AssertionError(f"seat {seat} never came to move")
+
+
+def test_lobby_lists_each_table_once_names_options_and_pushes_your_turn(players_server, new_page):
+    url = players_server.url
+    ana, ben = new_page(base_url=url), new_page(base_url=url)
+    register(ana, url, "Ana")
+    ana.select_option("#game", "tzolkin")
+    ana.select_option("#players", "2")
+    ana.select_option("[name=agent-1]", "human")
+    ana.select_option("[data-option=dummy_placement]", '"single"')
+    ana.check("#public")
+    ana.select_option("#speed", "turn:24h")
+    ana.click("#create")
+    expect(ana.locator("#created")).to_contain_text("free seat, listed in the open lobby")
+    table = ana.locator("#created-id").inner_text()
+
+    # item 8: the account's list and this device's list together show the table once
+    mine = ana.locator(f"#account-tables a[href='/table/{table}'], #mine a[href='/table/{table}']")
+    expect(ana.locator(f"#account-tables tr[data-table='{table}']")).to_have_count(1)
+    ana.wait_for_timeout(500)  # the device's list has drawn too
+    expect(mine).to_have_count(1)
+    ana.reload()
+    expect(ana.locator(f"#account-tables tr[data-table='{table}']")).to_have_count(1)
+    ana.wait_for_timeout(500)
+    expect(mine).to_have_count(1)
+
+    # item 12: the open table's options in the game package's words, not raw keys
+    register(ben, url, "Ben")
+    row = ben.locator(f"#open tr[data-table='{table}']")
+    expect(row).to_contain_text("Neutral workers (2-3 players): one per revealed tile only")
+    expect(row).not_to_contain_text("dummy_placement")
+    expect(row).not_to_contain_text("Jungle tiles")  # a default is not worth a line
+
+    # item 8: the lobby hears of the other player's move at once (pushed)
+    row.locator("button.join").click()
+    ben.wait_for_url(f"**/table/{table}")
+    badge = ana.locator("#turn-badge")
+    first = ana.context.request.get(f"/api/tables/{table}").json()["current_player"]
+    if first == 0:
+        expect(badge).to_have_text("your turn at 1", timeout=PUSHED_MS)
+        play_until(ana, table, 1)
+        expect(badge).to_be_hidden(timeout=PUSHED_MS)
+    else:
+        expect(badge).to_be_hidden()
+    play_until(ben, table, 0)
+    expect(badge).to_have_text("your turn at 1", timeout=PUSHED_MS)
+    expect(ana.locator(f"#account-tables tr[data-table='{table}'].your-turn")).to_have_count(1)
