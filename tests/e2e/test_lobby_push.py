@@ -90,3 +90,43 @@ def test_lobby_lists_each_table_once_names_options_and_pushes_your_turn(players_
     play_until(ben, table, 0)
     expect(badge).to_have_text("your turn at 1", timeout=PUSHED_MS)
     expect(ana.locator(f"#account-tables tr[data-table='{table}'].your-turn")).to_have_count(1)
+
+
+@pytest.fixture
+def toy_server(tmp_path: Path, support: Any) -> Iterator[Any]:
+    from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
+
+    app = create_app(f"sqlite:///{tmp_path / 'resign.db'}", bot_delay=0.0, list_test_games=True,
+                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
+    with support.LiveServer(app) as live:
+        yield live
+
+
+def test_resign_asks_first_then_ends_a_two_player_rated_game(toy_server, new_page):
+    """Issue 23.6: a Resign button, a confirm, a loss; with 2 players the game is over."""
+    url = toy_server.url
+    ana, ben = new_page(base_url=url), new_page(base_url=url)
+    register(ana, url, "Ana")
+    register(ben, url, "Ben")
+    created = ana.context.request.post("/api/tables", data={
+        "game": "toy", "players": 2, "public": True, "rated": True})
+    assert created.ok, created.text()
+    table = created.json()["table"]
+    assert ben.context.request.post(f"/api/tables/{table}/join", data={"seat": 1}).ok
+    ana.goto(f"/table/{table}")
+    ben.goto(f"/table/{table}")
+    expect(ana.locator("#resign")).to_be_visible()
+    ana.once("dialog", lambda dialog: dialog.dismiss())  # "Resign this game?" - no
+    ana.click("#resign")
+    ana.wait_for_timeout(300)
+    assert ana.context.request.get(f"/api/tables/{table}").json()["terminal"] is False
+    messages = []
+    ana.once("dialog", lambda dialog: (messages.append(dialog.message), dialog.accept()))
+    ana.click("#resign")
+    expect(ben.locator("#table-notice")).to_contain_text("Ana resigned: the game is over.")
+    expect(ana.locator("#resign")).to_be_hidden()
+    expect(ben.locator("#resign")).to_be_hidden()
+    assert "counts as a loss on the ladder" in messages[0] and "the game ends" in messages[0]
+    board = {r["name"]: r for r in ana.context.request.get("/api/ratings/toy").json()["ratings"]}
+    assert board["Ben"]["rating"] > board["Ana"]["rating"]

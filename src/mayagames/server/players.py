@@ -66,7 +66,7 @@ class Players:
         service.on_change.append(self.on_change)
         service.on_broadcast.append(self.tell_watchers)
         # the lobby pages of each account (GET /api/me/events): told when a table of theirs changes
-        self.watchers: dict[int, set[asyncio.Queue[str]]] = {}
+        self.watchers: dict[int, set[asyncio.Queue[tuple[str, dict[str, Any]]]]] = {}
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.service.in_db(fn, *args)
@@ -247,6 +247,7 @@ class Players:
         self.meta[room.id] = meta
         for seat in meta.zombies:
             room.agents[seat] = self.zombie_agent(room, meta, seat)
+        room.ended = self.ended(room, meta)
         room.waiting = None if meta.full else "waiting for players to join"
         await self.load_ratings(room, meta)
         self.watch(room, meta)
@@ -273,7 +274,8 @@ class Players:
                                 "rematch": room.rematch, "creator": meta.creator_id,
                                 "invitable": self.invitable_seats(room, meta)}
         room.extras["players"] = [{"seat": i, "account": meta.owner_names.get(i),
-                                   "zombie": i in meta.zombies, "rating": ratings.get(i)}
+                                   "zombie": i in meta.zombies, "resigned": i in meta.resigned,
+                                   "rating": ratings.get(i)}
                                   for i in range(room.stored.num_players)]
         room.extras["clock"] = lambda: public_clock(meta.clock, speed, self.clock())
 
@@ -484,18 +486,20 @@ class Players:
         return out
 
     # --- the lobby's push ------------------------------------------------------------------------
-    def watch_account(self, account: Account) -> "asyncio.Queue[str]":
-        """A queue told the id of each of ``account``'s tables that changes (a lobby page's
-        event stream); at most WATCHERS_PER_ACCOUNT at once."""
+    def watch_account(self, account: Account) -> "asyncio.Queue[tuple[str, dict[str, Any]]]":
+        """A queue of ``(event, data)`` for a lobby page's event stream: ``tables`` with the
+        id of each of ``account``'s tables that changes, ``quick`` when a quick game was
+        paired; at most WATCHERS_PER_ACCOUNT at once."""
         queues = self.watchers.setdefault(account.id, set())
         if len(queues) >= WATCHERS_PER_ACCOUNT:
             raise ServerError(429, "too_many_streams", f"at most {WATCHERS_PER_ACCOUNT} lobby "
                               "pages of one account follow their tables at once")
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=WATCH_QUEUE)
+        queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=WATCH_QUEUE)
         queues.add(queue)
         return queue
 
-    def unwatch_account(self, account: Account, queue: "asyncio.Queue[str]") -> None:
+    def unwatch_account(self, account: Account,
+                        queue: "asyncio.Queue[tuple[str, dict[str, Any]]]") -> None:
         queues = self.watchers.get(account.id, set())
         queues.discard(queue)
         if not queues:
@@ -507,9 +511,13 @@ class Players:
         if meta is None or not self.watchers:
             return
         for account_id in set(meta.owners.values()):
-            for queue in self.watchers.get(account_id, ()):
-                if not queue.full():  # a page that does not read drops news, not memory
-                    queue.put_nowait(room.id)
+            self.tell_account(account_id, "tables", {"table": room.id})
+
+    def tell_account(self, account_id: int, event: str, data: dict[str, Any]) -> None:
+        """Send ``event`` to the account's lobby pages on this instance."""
+        for queue in self.watchers.get(account_id, ()):
+            if not queue.full():  # a page that does not read drops news, not memory
+                queue.put_nowait((event, data))
 
     # --- clocks -------------------------------------------------------------------------------
     def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:
@@ -606,6 +614,51 @@ class Players:
         self.service.start_bots(room)
         return True
 
+    # --- resigning -----------------------------------------------------------------------------
+    @staticmethod
+    def ended(room: Room, meta: TableMeta) -> dict[str, Any] | None:
+        """A 2-player game one player resigned: over, the other one wins."""
+        if room.stored.num_players != 2 or not meta.resigned or room.state.is_terminal:
+            return None
+        loser = meta.resigned[0]
+        name = room.stored.seats[loser].name
+        return {"reason": f"{name} resigned", "winners": [1 - loser]}
+
+    async def resign(self, room: Room, seat: int) -> None:
+        """``seat``'s player concedes: a loss on the ladder (ranked last, as a seat whose
+        time ran out); with 2 players the game is over, else the table's zombie bot plays
+        the seat from now on."""
+        meta = self.meta_of(room)
+        async with room.lock:
+            if room.finished:
+                raise ServerError(409, "game_over", "the game is over")
+            if not meta.full:
+                raise ServerError(409, "waiting", "the game has not started: leave the table "
+                                  "instead")
+            if room.is_bot(seat) or seat in meta.zombies:
+                raise ServerError(409, "not_a_person", f"seat {seat + 1} is played by a bot")
+            meta.resigned.append(seat)
+            meta.zombies.append(seat)
+            room.ended = self.ended(room, meta)
+            if room.ended is None:
+                room.agents[seat] = self.zombie_agent(room, meta, seat)
+            if meta.clock is not None:  # the resigner's clock stops; the next one runs
+                run_for(meta.clock, parse_speed(meta.speed), self.clocked_seat(room, meta),
+                        self.clock())
+            await self.db(self.store.save_resigned, room.id, meta.resigned, meta.zombies,
+                          meta.clock, room.ended is not None)
+            self.watch(room, meta)
+            name = room.stored.seats[seat].name
+            await self.post(room, "", None, f"{name} resigned: " + (
+                "the game is over." if room.ended else
+                f"the {meta.zombie} bot plays seat {seat + 1} from now on."), system=True)
+            if room.ended is not None and meta.rated:
+                await self.rate_table(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
+        await self.changed(room)
+        self.service.start_bots(room)
+
     # --- ratings --------------------------------------------------------------------------------
     async def rate_table(self, room: Room, meta: TableMeta) -> None:
         """Update the ladder from a finished rated table (once)."""
@@ -615,7 +668,7 @@ class Players:
             return
         if not await self.db(self.store.mark_rated, room.id):
             return
-        ranks = finishing_ranks(room.state.scores(), room.state.winners(), meta.zombies)
+        ranks = finishing_ranks(room.state.scores(), room.winners(), meta.zombies)
         await self.record_result(room.info.name, room.id, [k for k in keys if k],
                                  [room.stored.seats[s].name for s in range(len(keys))], ranks)
         meta.rated_done = True
