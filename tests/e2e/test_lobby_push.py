@@ -130,3 +130,26 @@ def test_resign_asks_first_then_ends_a_two_player_rated_game(toy_server, new_pag
     assert "counts as a loss on the ladder" in messages[0] and "the game ends" in messages[0]
     board = {r["name"]: r for r in ana.context.request.get("/api/ratings/toy").json()["ratings"]}
     assert board["Ben"]["rating"] > board["Ana"]["rating"]
+
+
+def test_play_now_pairs_two_waiting_players_at_one_table(players_server, new_page):
+    """Issue 23.16: "Play now" per game; the second player's click pairs the two, and both
+    lobbies open the same rated table (the first one's told by the push)."""
+    url = players_server.url
+    ana, ben = new_page(base_url=url), new_page(base_url=url)
+    register(ana, url, "Ana")
+    expect(ana.locator("#quick")).to_be_visible()
+    ana.select_option("#quick-wait", "300")
+    ana.click("#quick-games button[data-game=tzolkin]")
+    expect(ana.locator("#quick-text")).to_contain_text("Looking for an opponent for Tzolk'in")
+    expect(ana.locator("#quick-bot")).to_be_hidden()
+    register(ben, url, "Ben")
+    ben.click("#quick-games button[data-game=tzolkin]")
+    ben.wait_for_url("**/table/*")
+    ana.wait_for_url("**/table/*", timeout=PUSHED_MS)
+    assert ana.url == ben.url
+    table = ana.url.rsplit("/", 1)[1]
+    state = ana.context.request.get(f"/api/tables/{table}").json()
+    assert state["lobby"]["rated"] and sorted(p["account"] for p in state["players"]) == ["Ana", "Ben"]
+    assert state["seat"] is not None
+    expect(ana.locator("#status")).not_to_contain_text("Connecting")

@@ -32,6 +32,7 @@ async function refresh() {
   drawMine();
   listOpen();
   follow();
+  document.dispatchEvent(new CustomEvent("mayagames:account", { detail: me ? me.account : null }));
   // the device's own list (lobby.js) leaves out the tables listed here: each table once
   document.dispatchEvent(new CustomEvent("mayagames:account-tables", { detail: me ? me.tables.map((t) => t.table) : [] }));
 }
@@ -48,6 +49,9 @@ function follow() {
   }
   if (events && events.readyState !== EventSource.CLOSED) return;
   events = new EventSource("/api/me/events");
+  events.addEventListener("quick", (event) => {  // a quick game was paired (quick.js opens it)
+    document.dispatchEvent(new CustomEvent("mayagames:quick", { detail: JSON.parse(event.data) }));
+  });
   events.addEventListener("tables", () => {
     clearTimeout(pushed);
     pushed = setTimeout(refresh, 100);  // a burst of moves: one look
