@@ -82,3 +82,20 @@ def test_resigning_with_three_players_hands_the_seat_to_the_zombie_bot(pclient, 
             break
         time.sleep(0.02)
     assert state["current_player"] == 2  # the bot played seat 2's turn
+
+
+def test_an_older_database_gets_the_resigned_column(players_app, db_url, support):
+    """``table_meta.resigned`` is newer than the first schema: an older database gets it."""
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app()) as client:
+        table, _, _ = rated_pair(client, support)
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as con:
+        con.execute("ALTER TABLE table_meta DROP COLUMN resigned")
+    with TestClient(players_app()) as client:
+        assert client.get(f"/api/tables/{table}").status_code == 200
+    with sqlite3.connect(path) as con:
+        assert "resigned" in [row[1] for row in con.execute("PRAGMA table_info(table_meta)")]

@@ -54,7 +54,7 @@ function follow() {
   });
   events.addEventListener("tables", () => {
     clearTimeout(pushed);
-    pushed = setTimeout(refresh, 100);  // a burst of moves: one look
+    pushed = setTimeout(refresh, 300);  // a burst of moves (bots): one look
   });
 }
 
