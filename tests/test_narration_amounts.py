@@ -1,10 +1,11 @@
 """Every amount a sentence names is what the move changed (issue 23, item 1).
 
 Over seeded random games of both games, each move's sentence is read back: every
-"<n> <thing>" it names (corn, wood, stone, gold, skulls, VP, workers; AP, PP, treasures,
-temple levels) must equal the difference of the two states it describes, and (Tzolk'in)
-every good of the mover that changed must be named. The sentences are read as written for
-a player; the check knows nothing of how the narrator built them.
+"<n> <thing>" it names (corn, wood, stone, gold, skulls, VP, workers, temple steps,
+technology levels; AP, PP, treasures, temple levels) must equal the difference of the two
+states it describes, and (Tzolk'in) every good, temple step and technology level of the
+mover that changed must be named. The sentences are read as written for a player; the
+check knows nothing of how the narrator built them.
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ import pytest
 from mayagames.core import get_game
 from mayagames.core.conformance import transitions
 from mayagames.tzolkin import model as TZ
+from mayagames.tzolkin.components import DATA, TEMPLES, TRACKS
 from mayagames.tzolkin.narrate import round_ended
 
 SEEDS = range(8)
 TZ_FIELDS = {"corn": TZ.CORN, "wood": TZ.WOOD, "stone": TZ.STONE, "gold": TZ.GOLD,
              "skull": TZ.SKULL, "skulls": TZ.SKULL, "VP": TZ.VP, "worker": TZ.WORKERS,
              "workers": TZ.WORKERS}
+TZ_TEMPLES = {DATA.temples[TEMPLES.index(name)].title: TZ.TEMPLE + i
+              for i, name in enumerate(TEMPLES)}
+TZ_TRACKS = {DATA.tracks[TRACKS.index(name)].title: TZ.TECH + i for i, name in enumerate(TRACKS)}
 TZ_AMOUNT = re.compile(r"(?<![\w.])([+-]?)(\d+) (corn|wood|stone|gold|skulls?|VP|workers?)\b")
 
 
@@ -52,6 +57,30 @@ def tzolkin_mismatches(before: Any, action: Any, after: Any, narrate: Any = None
             if diff and field not in named:
                 out.append(f"{text!r} ({action}): {word} changed by {diff}, not told")
                 named.add(field)
+    # temples: "steps up on X" (and "X" after "and"), "steps down on X", "+1 step on X"
+    told = dict.fromkeys(TZ_TEMPLES.values(), 0)
+    for first, second in re.findall(r"steps up on ([A-Z][\w']+)(?: and ([A-Z][\w']+))?", text):
+        told[TZ_TEMPLES[first]] += 1
+        if second:
+            told[TZ_TEMPLES[second]] += 1
+    for name in re.findall(r"steps down on ([A-Z][\w']+)", text):
+        told[TZ_TEMPLES[name]] -= 1
+    for sign, n, name in re.findall(r"([+-])(\d+) steps? on ([A-Z][\w']+)", text):
+        told[TZ_TEMPLES[name]] += int(n) if sign == "+" else -int(n)
+    for field, steps in told.items():
+        diff = after.p[seat][field] - before.p[seat][field]
+        if diff != steps and not (diff and round_ended(before, after) and not steps):
+            out.append(f"{text!r} ({action}): temple steps changed by {diff}, told {steps}")
+    # technologies: "advances X to level N", "X level N"
+    titles = "|".join(re.escape(title) for title in TZ_TRACKS)
+    levels = {TZ_TRACKS[name]: int(n) for name, n in
+              re.findall(rf"({titles})(?: to)? level (\d+)", text)}
+    for field in TZ_TRACKS.values():
+        now = after.p[seat][field]
+        if field in levels and levels[field] != now:
+            out.append(f"{text!r} ({action}): level {now}, told {levels[field]}")
+        if field not in levels and now != before.p[seat][field] and not round_ended(before, after):
+            out.append(f"{text!r} ({action}): a technology level changed, not told")
     return out
 
 

@@ -21,7 +21,7 @@ from . import actions as A
 from .components import DATA, GEARS, TEMPLES, TRACKS
 from .frames import ChooseAction
 from .model import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
-                     VP, WOOD, WORKERS)
+                     TEMPLE, VP, WOOD, WORKERS)
 from .scoring import feeding_cost, final_breakdown
 
 GOODS = ((CORN, "corn"), (WOOD, "wood"), (STONE, "stone"), (GOLD, "gold"), (SKULL, "skull"),
@@ -65,6 +65,27 @@ def goods_change(before: list[int], after: list[int]) -> str:
         if d:
             parts.append(f"{'+' if d > 0 else '-'}{plural(abs(d), word)}")
     return ", ".join(parts)
+
+
+# moves whose sentence names the temple they step on (the others tell a step in the change)
+NAMES_TEMPLE = (A.Temple, A.TwoTemples, A.Offer, A.Anger, A.Beg)
+
+
+def markers_change(before: list[int], after: list[int], action: Any) -> list[str]:
+    """Temple steps and technology levels a move changed without its sentence saying so
+    (a building's steps, a crystal skull's step, burning the forest): ``+1 step on Chaac``,
+    ``Agriculture level 2``."""
+    parts = []
+    if not isinstance(action, NAMES_TEMPLE):
+        for t, name in enumerate(TEMPLES):
+            d = after[TEMPLE + t] - before[TEMPLE + t]
+            if d:
+                parts.append(f"{'+' if d > 0 else '-'}{plural(abs(d), 'step')} on {temple_title(name)}")
+    if not isinstance(action, A.Tech):
+        for t, name in enumerate(TRACKS):
+            if after[TECH + t] != before[TECH + t]:
+                parts.append(f"{track_title(name)} level {after[TECH + t]}")
+    return parts
 
 
 def tile_text(tile: int) -> str:
@@ -295,6 +316,8 @@ def tell(before: Any, action: Any, after: Any, viewer: int | None) -> Narration:
         gained = after.p[seat][WORKERS] - before.p[seat][WORKERS]
         if gained > 0:
             change = ", ".join(filter(None, [change, f"+{plural(gained, 'worker')}"]))
+        change = ", ".join(filter(None, [change, *markers_change(before.p[seat], after.p[seat],
+                                                                action)]))
         gained_b = [i for i in after.built[seat] if i not in before.built[seat]]
         if gained_b and not isinstance(action, A.Build):
             text += " and builds " + ", ".join(building_text(INSTANCE_TYPE[i]) for i in gained_b)
