@@ -200,6 +200,20 @@ def test_tikal_sentences_name_the_ap_pp_treasures_and_levels_the_move_changed():
     assert not wrong, "\n".join(wrong[:20])
 
 
+def test_tikal_scoring_events_give_the_pp_each_seat_scored():
+    """"Ana scores 12 PP in the In-Game Scoring (volcano)" is Ana's PP difference."""
+    met = 0
+    for before, action, after in transitions("tikal", (), SEEDS):
+        scored: dict[int, int] = {}
+        for event in get_game("tikal").narrate(before, action, after, None).events:
+            if m := re.match(r"\{seat:(\d)\} scores (\d+) PP", event.text):
+                scored[int(m.group(1))] = scored.get(int(m.group(1)), 0) + int(m.group(2))
+        for seat, points in scored.items():
+            assert after.pp[seat] - before.pp[seat] == points, (action, seat, points)
+            met += 1
+    assert met
+
+
 @pytest.mark.parametrize("game", ["tzolkin", "tikal"])
 def test_the_check_catches_a_wrong_amount(game):
     """The checks above are not vacuous: a sentence with a wrong number fails them."""

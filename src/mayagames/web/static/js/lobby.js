@@ -188,6 +188,10 @@ function showCreated(table) {
   }
   const pairs = humans.map((s) => `${s.seat}:${s.token}`).join(",");
   $("hotseat").href = `/table/${table.table}#tokens=${pairs}`;
+  // every seat of this device is taken now: a timed table's clock starts (server: clock.waiting)
+  $("hotseat").onclick = () => {
+    for (const s of humans) fetch(`/api/tables/${table.table}`, { headers: { Authorization: `Bearer ${s.token}` }, keepalive: true });
+  };
   $("hotseat").classList.toggle("hidden", humans.length < 2);
   $("spectate").href = table.spectate;
   $("created").scrollIntoView({ behavior: "smooth" });
