@@ -153,3 +153,35 @@ def test_play_now_pairs_two_waiting_players_at_one_table(players_server, new_pag
     assert state["lobby"]["rated"] and sorted(p["account"] for p in state["players"]) == ["Ana", "Ben"]
     assert state["seat"] is not None
     expect(ana.locator("#status")).not_to_contain_text("Connecting")
+
+
+def test_a_private_clock_waits_for_the_friend_and_a_hot_seat_starts_it(server, new_page):
+    """Issue 23.7: a private real-time table's clock starts when every seat is taken: not
+    while the friend has not opened the link; at once on a hot-seat device (both seats)."""
+    page = new_page(base_url=server.url)
+    page.goto("/")
+    page.select_option("#game", "toy")
+    page.select_option("#players", "2")
+    page.select_option("[name=agent-1]", "human")
+    page.select_option("#speed", "realtime:5+5")
+    page.click("#create")
+    expect(page.locator("#created")).to_be_visible()
+    table = page.locator("#created-id").inner_text()
+    page.click("#invites a[data-seat='0']")  # the creator plays seat 1 here
+    page.wait_for_url(f"**/table/{table}*")
+    expect(page.locator("#clocks tbody tr")).to_have_count(2)
+    page.wait_for_timeout(500)
+    expect(page.locator("#clocks td.running")).to_have_count(0)  # the friend is not there yet
+    assert page.context.request.get(f"/api/tables/{table}").json()["clock"]["waiting"] == [1]
+
+    page.goto("/")  # a second table played hot-seat on this device: both seats are there
+    page.select_option("#game", "toy")
+    page.select_option("#players", "2")
+    page.select_option("[name=agent-1]", "human")
+    page.select_option("#speed", "realtime:5+5")
+    page.click("#create")
+    expect(page.locator("#hotseat")).to_be_visible()
+    other = page.locator("#created-id").inner_text()
+    page.click("#hotseat")
+    page.wait_for_url(f"**/table/{other}*")
+    expect(page.locator("#clocks td.running")).to_have_count(1)
