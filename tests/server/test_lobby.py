@@ -6,6 +6,9 @@ account's seat, no session) a clear 4xx that changes nothing."""
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 
 def public_table(support, client, session, players=2, **extra):
@@ -201,3 +204,50 @@ def test_the_lobby_is_told_at_once_when_a_table_of_its_account_changes(live, sup
             assert next_event(lines) == ("tables", {"table": table})
         ana.cookies.clear()
         assert ana.get("/api/me/events").status_code == 401
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL is not set (no PostgreSQL)")
+def test_the_lobby_hears_of_a_move_made_through_another_instance(support):
+    """Two instances on one PostgreSQL database: Ana's lobby follows instance one, Ben
+    moves through instance two; the move reaches Ana's stream (followed, then pushed)."""
+    import uuid
+
+    import httpx
+
+    from mayagames.server import create_app
+    from mayagames.server.db import Database
+    from mayagames.server.limits import ServerLimits
+
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    try:
+        apps = [create_app(db=Database(os.environ["DATABASE_URL"], schema=schema),
+                           list_test_games=True, fast_password_hashes=True,
+                           limits=ServerLimits().without_rate_limits()) for _ in range(2)]
+        with support.LiveServer(apps[0]) as one, support.LiveServer(apps[1]) as two, \
+                httpx.Client(base_url=one.url, timeout=10) as ana, \
+                httpx.Client(base_url=two.url, timeout=10) as ben:
+            support.register(ana, "Ana")
+            support.register(ben, "Ben")
+            table = ana.post("/api/tables", json={"game": "toy", "players": 2,
+                                                  "public": True}).json()["table"]
+            assert ben.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
+            assert [t["table"] for t in ana.get("/api/me").json()["tables"]] == [table]
+            with ana.stream("GET", "/api/me/events") as events:
+                lines = events.iter_lines()
+                state = ben.get(f"/api/tables/{table}").json()
+                if state["current_player"] == 0:  # Ana moves (instance one), then Ben's turn
+                    ana.post(f"/api/tables/{table}/moves",
+                             json={"move_number": state["move_number"], "action_id": 0})
+                    assert next_event(lines) == ("tables", {"table": table})
+                    state = ben.get(f"/api/tables/{table}").json()
+                while state["current_player"] == 1:
+                    played = ben.post(f"/api/tables/{table}/moves",
+                                      json={"move_number": state["move_number"], "action_id": 0})
+                    assert played.status_code == 200, played.text
+                    assert next_event(lines) == ("tables", {"table": table})
+                    state = ben.get(f"/api/tables/{table}").json()
+    finally:
+        cleanup = Database(os.environ["DATABASE_URL"], schema=schema)
+        cleanup.drop_schema()
+        cleanup.dispose()
