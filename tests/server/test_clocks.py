@@ -19,7 +19,10 @@ def timed_table(client, speed, agents=("human", "human"), zombie="easy"):
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
-    return data["table"], {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
+    tokens = {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
+    for seat, token in tokens.items():  # each invited player opens the table: the clock starts
+        client.get(f"/api/tables/{data['table']}", headers={"Authorization": f"Bearer {token}"})
+    return data["table"], tokens
 
 
 def play(client, table, token, text):
@@ -94,6 +97,28 @@ def test_realtime_timeout_hands_the_seat_to_a_bot(pclient, fake_clock):
     refused = pclient.post(f"/api/tables/{table}/moves", json={"move_number": data["move_number"],
                            "action": "add 1"}, headers={"Authorization": f"Bearer {tokens[1]}"})
     assert refused.status_code == 403  # the zombie's seat is the bot's now
+
+
+def test_a_private_clock_starts_when_every_seat_is_taken(pclient, fake_clock):
+    """Issue 23.7: the friend opens the link 5 minutes later; no time of anyone's is gone."""
+    body = {"game": "tally", "players": 3, "seed": 1, "speed": "realtime:10+0",
+            "seats": [{"agent": "human"}, {"agent": "human"}, {"agent": "human"}]}
+    data = pclient.post("/api/tables", json=body).json()
+    table, tokens = data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+    opened = pclient.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[0]}"})
+    clock = opened.json()["clock"]
+    assert clock["running"] is None and clock["waiting"] == [1, 2]
+    fake_clock.advance(300)
+    clock = pclient.get(f"/api/tables/{table}",
+                        headers={"Authorization": f"Bearer {tokens[1]}"}).json()["clock"]
+    assert clock["running"] is None and clock["waiting"] == [2] and clock["left"] == [600.0] * 3
+    fake_clock.advance(300)
+    assert pclient.app.state.players.deadlines.get(table) is None
+    clock = pclient.get(f"/api/tables/{table}",
+                        headers={"Authorization": f"Bearer {tokens[2]}"}).json()["clock"]
+    assert clock["running"] == 0 and clock["waiting"] == [] and clock["left"] == [600.0] * 3
+    fake_clock.advance(20)
+    assert pclient.get(f"/api/tables/{table}").json()["clock"]["left"][0] == 580.0
 
 
 def test_turn_based_deadline_is_per_turn(pclient, fake_clock):

@@ -5,6 +5,11 @@ account's seat, no session) a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
+import json
+import os
+
+import pytest
+
 
 def public_table(support, client, session, players=2, **extra):
     support.use(client, session)
@@ -145,3 +150,104 @@ def test_creator_reissues_an_invite_link(pclient, support):
     assert pclient.get(f"/api/tables/{table}", headers=support.bearer(old)).status_code == 401
     support.use(pclient, ana)
     assert pclient.post(f"/api/tables/{table}/seats/5/invite").status_code == 422
+
+
+def test_open_tables_name_their_options_in_the_games_words(pclient, support):
+    """Issue 23.12: the lobby shows "Neutral workers (2-3 players): one per revealed tile
+    only", not "dummy_placement=single"."""
+    support.use(pclient, support.register(pclient, "Ana"))
+    body = {"game": "tzolkin", "players": 2, "seed": 5, "public": True,
+            "options": {"dummy_placement": "single"}}
+    assert pclient.post("/api/tables", json=body).status_code == 201
+    entry = pclient.get("/api/tables?open=1").json()["tables"][0]
+    labels = {o["name"]: o for o in entry["option_labels"]}
+    assert labels["dummy_placement"] == {"name": "dummy_placement", "default": False,
+                                         "label": "Neutral workers (2-3 players)",
+                                         "choice": "one per revealed tile only"}
+    assert labels["jungle_tiles"]["default"] is True
+    assert labels["jungle_tiles"]["choice"] == "as many as players"
+
+
+def next_event(lines):
+    """The next ``event:``/``data:`` pair of a server-sent event stream (comments skipped)."""
+    event = None
+    for line in lines:
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event:
+            return event, json.loads(line.split(":", 1)[1])
+    raise AssertionError("the stream ended")
+
+
+def test_the_lobby_is_told_at_once_when_a_table_of_its_account_changes(live, support):
+    """Issue 23.8: GET /api/me/events pushes ``event: tables`` on each change of one of the
+    account's tables (here: the other player joins, then moves), so "your turn" follows."""
+    import httpx
+
+    with httpx.Client(base_url=live.url, timeout=10) as ana, \
+            httpx.Client(base_url=live.url, timeout=10) as ben:
+        support.register(ana, "Ana")
+        support.register(ben, "Ben")
+        table = ana.post("/api/tables", json={"game": "toy", "players": 2, "seed": 5,
+                                              "public": True}).json()["table"]
+        with ana.stream("GET", "/api/me/events") as events:
+            assert events.status_code == 200
+            assert events.headers["content-type"].startswith("text/event-stream")
+            lines = events.iter_lines()
+            assert ben.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
+            assert next_event(lines) == ("tables", {"table": table})
+            state = ben.get(f"/api/tables/{table}").json()
+            mover = ana if state["current_player"] == 0 else ben
+            played = mover.post(f"/api/tables/{table}/moves",
+                                json={"move_number": state["move_number"], "action_id": 0})
+            assert played.status_code == 200
+            assert next_event(lines) == ("tables", {"table": table})
+        ana.cookies.clear()
+        assert ana.get("/api/me/events").status_code == 401
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL is not set (no PostgreSQL)")
+def test_the_lobby_hears_of_a_move_made_through_another_instance(support):
+    """Two instances on one PostgreSQL database: Ana's lobby follows instance one, Ben
+    moves through instance two; the move reaches Ana's stream (followed, then pushed)."""
+    import uuid
+
+    import httpx
+
+    from mayagames.server import create_app
+    from mayagames.server.db import Database
+    from mayagames.server.limits import ServerLimits
+
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    try:
+        apps = [create_app(db=Database(os.environ["DATABASE_URL"], schema=schema),
+                           list_test_games=True, fast_password_hashes=True,
+                           limits=ServerLimits().without_rate_limits()) for _ in range(2)]
+        with support.LiveServer(apps[0]) as one, support.LiveServer(apps[1]) as two, \
+                httpx.Client(base_url=one.url, timeout=10) as ana, \
+                httpx.Client(base_url=two.url, timeout=10) as ben:
+            support.register(ana, "Ana")
+            support.register(ben, "Ben")
+            table = ana.post("/api/tables", json={"game": "toy", "players": 2,
+                                                  "public": True}).json()["table"]
+            assert ben.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
+            assert [t["table"] for t in ana.get("/api/me").json()["tables"]] == [table]
+            with ana.stream("GET", "/api/me/events") as events:
+                lines = events.iter_lines()
+                state = ben.get(f"/api/tables/{table}").json()
+                if state["current_player"] == 0:  # Ana moves (instance one), then Ben's turn
+                    ana.post(f"/api/tables/{table}/moves",
+                             json={"move_number": state["move_number"], "action_id": 0})
+                    assert next_event(lines) == ("tables", {"table": table})
+                    state = ben.get(f"/api/tables/{table}").json()
+                while state["current_player"] == 1:
+                    played = ben.post(f"/api/tables/{table}/moves",
+                                      json={"move_number": state["move_number"], "action_id": 0})
+                    assert played.status_code == 200, played.text
+                    assert next_event(lines) == ("tables", {"table": table})
+                    state = ben.get(f"/api/tables/{table}").json()
+    finally:
+        cleanup = Database(os.environ["DATABASE_URL"], schema=schema)
+        cleanup.drop_schema()
+        cleanup.dispose()

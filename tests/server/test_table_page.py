@@ -133,3 +133,25 @@ def test_serve_opens_the_browser_once_started(monkeypatch):
     cli.open_when_ready("http://127.0.0.1:8123/", delay=0.01)
     assert done.wait(5)
     assert opened == ["http://127.0.0.1:8123/"]
+
+
+def test_a_tzolkin_hot_seat_needs_a_hand_over_only_during_the_draft(client, support):
+    """Issue 23.11: after the draft nothing of a Tzolk'in seat's view is secret."""
+    table = support.create_table(client, game="tzolkin", agents=["human", "human"], seed=3,
+                                 options=None)
+    tid, tokens = table["table"], table["tokens"]
+    for _ in range(60):
+        states = [client.get(f"/api/tables/{tid}", headers=bearer(tokens[i])).json() for i in (0, 1)]
+        current = states[0]["current_player"]
+        if states[0]["view"]["phase"] != "draft":
+            break
+        assert states[current]["private"] is True  # the dealt tiles: only that seat sees them
+        client.post(f"/api/tables/{tid}/moves", headers=bearer(tokens[current]),
+                    json={"move_number": states[current]["move_number"], "action_id": 0})
+    assert states[0]["view"]["phase"] != "draft"
+    for _ in range(30):  # placing and picking up workers: nothing a spectator may not see
+        states = [client.get(f"/api/tables/{tid}", headers=bearer(tokens[i])).json() for i in (0, 1)]
+        assert [s["private"] for s in states] == [False, False]
+        current = states[0]["current_player"]
+        client.post(f"/api/tables/{tid}/moves", headers=bearer(tokens[current]),
+                    json={"move_number": states[current]["move_number"], "action_id": 0})

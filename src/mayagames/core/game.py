@@ -204,6 +204,9 @@ class GamePlugin:
     encoding: "Any | Lazy | None" = None
     #: (view, legal) -> the moves a careful beginner would consider (the ``easy`` bot's guard rails)
     sensible_actions: "Callable[[State, Any], list[Any]] | Lazy | None" = None
+    #: (a view's ``to_dict()``) -> the part of it a table shows now (a hot-seat device is
+    #: passed only when this differs from a spectator's). Fallback: the whole view.
+    shown_view: "Callable[[dict[str, Any]], dict[str, Any]] | Lazy | None" = None
 
     def part(self, name: str) -> Any:
         """The field ``name``, a Lazy reference loaded."""

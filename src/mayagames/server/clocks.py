@@ -8,12 +8,13 @@ A table's ``speed`` is one of
 * ``turn:Nh`` or ``turn:Nd``: turn-based play over days: each turn must be played
   within N hours (or days) of its start.
 
-A clock runs only for a person's seat to move (never for a bot or before a public table
-is full). A turn is everything one seat does before another seat is to move (a
+A clock runs only for a person's seat to move, never for a bot, and only once every seat
+is taken: a public table once it is full, a private one once each invited person has
+opened the table (``waiting``: the seats not come yet; the creator's is there). A turn is everything one seat does before another seat is to move (a
 Tzolk'in turn is several decisions): the increment is added, and a turn-based deadline
 set, once per turn. The clock is a JSON-ready dict stored with the table:
 ``{"remaining": [seconds per seat at "since"], "running": seat or None, "since": epoch,
-"deadline": epoch or None}``. Times come from an injectable source (tests use a fake one).
+"deadline": epoch or None, "waiting": [seats not come yet]}``. Times come from an injectable source (tests use a fake one).
 """
 
 from __future__ import annotations
@@ -70,12 +71,20 @@ def parse_speed(text: str | None) -> Speed:
                       "(N hours or days per turn, at most 14 days)")
 
 
-def new_clock(speed: Speed, num_players: int) -> dict[str, Any] | None:
-    """A stopped clock (None for an untimed table)."""
+def new_clock(speed: Speed, num_players: int, waiting: list[int] | None = None
+              ) -> dict[str, Any] | None:
+    """A stopped clock (None for an untimed table); ``waiting``: the people's seats whose
+    player has not come yet (no clock runs until each has)."""
     if not speed.timed:
         return None
     start = speed.initial if speed.kind == "realtime" else speed.per_turn
-    return {"remaining": [start] * num_players, "running": None, "since": None, "deadline": None}
+    return {"remaining": [start] * num_players, "running": None, "since": None, "deadline": None,
+            "waiting": sorted(waiting or [])}
+
+
+def waiting_for(clock: dict[str, Any] | None) -> list[int]:
+    """The seats whose player has not opened the table yet (older clocks: none)."""
+    return list((clock or {}).get("waiting") or [])
 
 
 def run_for(clock: dict[str, Any], speed: Speed, seat: int | None, now: float) -> None:
@@ -123,4 +132,4 @@ def public_clock(clock: dict[str, Any] | None, speed: Speed, now: float) -> dict
         left[running] = max(0.0, clock["deadline"] - now)
     return {"speed": speed.text, "kind": speed.kind, "describe": speed.describe(),
             "left": [round(x, 1) for x in left], "running": running,
-            "deadline": clock["deadline"], "server_time": now}
+            "deadline": clock["deadline"], "server_time": now, "waiting": waiting_for(clock)}

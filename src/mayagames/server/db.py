@@ -688,12 +688,17 @@ ADDED_COLUMNS = {  # columns newer than the first schema: added to older databas
     "game_moves": {
         "told": "JSON",  # null: the move is told again when the table loads
     },
+    "table_meta": {  # (playerstore.TableMetaRow)
+        "resigned": "JSON",  # null: nobody resigned
+    },
 }
 
 
 def add_missing_columns(conn: Connection, schema: str | None) -> None:
     """Databases made before a column of :data:`ADDED_COLUMNS` existed get it."""
     for table, added in ADDED_COLUMNS.items():
+        if not inspect(conn).has_table(table, schema=schema):
+            continue  # a table of a part this process did not load (the players' side)
         columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
         name = f'"{schema}".{table}' if schema else table
         for column, kind in added.items():

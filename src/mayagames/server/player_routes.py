@@ -3,21 +3,24 @@ profiles and chat (the logic is in :mod:`.players`)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
 
 from fastapi import Depends, FastAPI, Query, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, StreamingResponse
 
 from ..core.errors import MayaGamesError
 from ..core.registry import get_game
 from .accounts import SESSION_COOKIE, SESSION_DAYS
 from .bearer import bearer_token
-from .players import Players, login_required
+from .players import KEEP_ALIVE, Players, login_required
 from .playerstore import Account
 from .ratings import account_player, bot_player, rating_dict, BOT_LEVELS
 from .rooms import Room, ServerError
-from .schemas import ChatRequest, Credentials, JoinRequest, PasswordChange
+from .quickplay import QuickPlay
+from .schemas import ChatRequest, Credentials, JoinRequest, PasswordChange, QuickRequest
 
 
 def client_address(request: Request) -> str:
@@ -35,6 +38,8 @@ def is_https(request: Request, secure: bool | None) -> bool:
 
 def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Path,
                    secure_cookies: bool | None = None) -> None:
+    quick = QuickPlay(players)
+
     async def room_of(table_id: str) -> Room:
         return await service.get_room(table_id)
 
@@ -76,6 +81,33 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
         return {"account": me_dict(acc), "tables": tables,
                 "your_turn": sum(1 for t in tables if t["your_turn"])}
 
+    @app.get("/api/me/events")
+    async def my_events(request: Request, acc: Account | None = Depends(account)) -> StreamingResponse:
+        """Server-sent events for the lobby: ``event: tables`` (``data: {"table": ID}``) each
+        time a table of the account changes (a move, a seat taken, a clock run out), so its
+        "your turn" badges follow at once; ``event: quick`` (``data: {"table": ID}``) when
+        a quick game was paired; a comment line keeps the stream alive."""
+        acc = login_required(acc)
+        queue = players.watch_account(acc)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 3000\n\n"
+                while True:
+                    try:
+                        event, data = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
+                    except asyncio.TimeoutError:
+                        if await request.is_disconnected():
+                            return
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"event: {event}\ndata: {json.dumps(data)}\n\n"
+            finally:
+                players.unwatch_account(acc, queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
     @app.post("/api/me/password")
     async def change_password(req: PasswordChange, request: Request,
                               acc: Account | None = Depends(account)) -> dict[str, Any]:
@@ -96,6 +128,37 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
                     acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Make the guest seat of the bearer token the account's (the invite link then expires)."""
         seat = await players.claim(room, bearer_token(request), login_required(acc))
+        return room.message(seat)
+
+    @app.post("/api/quick")
+    async def quick_enter(req: QuickRequest, acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Play now: wait for an opponent of the nearest rating (paired at once if one
+        waits); after ``bot_after`` seconds (null: never) the nearest-rated bot is offered."""
+        return await quick.enter(login_required(acc), req.game, req.speed, req.bot_after)
+
+    @app.get("/api/quick")
+    async def quick_status(acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """The account's wait: ``table`` once paired, else ``waiting`` (and ``offer_bot``)."""
+        return await quick.status(login_required(acc))
+
+    @app.delete("/api/quick")
+    async def quick_leave(acc: Account | None = Depends(account)) -> dict[str, Any]:
+        return await quick.leave(login_required(acc))
+
+    @app.post("/api/quick/bot")
+    async def quick_bot(acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Take the bot offered after the wait: a rated game against that level."""
+        return await quick.play_bot(login_required(acc))
+
+    @app.post("/api/tables/{table_id}/resign")
+    async def resign(request: Request, room: Room = Depends(room_of),
+                     acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """Concede for the bearer token's (else the account's) seat: a loss on the ladder;
+        with 2 players the game ends, else the table's zombie bot plays the seat on."""
+        seat = await players.seat(room, bearer_token(request), acc)
+        if seat is None:
+            raise ServerError(403, "no_seat", "only a seated player can resign (open your seat)")
+        await players.resign(room, seat)
         return room.message(seat)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/invite")

@@ -24,12 +24,13 @@ from ..core.rng import derive_seed
 from .accounts import (SESSION_COOKIE, SESSION_DAYS, LoginThrottle, Passwords, Throttled,
                        check_name, check_password, name_key, new_session_secret, session_hash)
 from .bearer import bearer_token
-from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
+from .clocks import (Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for,
+                     waiting_for)
 from .db import is_unavailable
 from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
-from .service import Extension, Prepare
+from .service import Extension, Prepare, option_labels
 
 log = logging.getLogger("mayagames.server")
 Clock = Callable[[], float]
@@ -38,6 +39,9 @@ CHAT_BURST = 5          # lines one author may send ...
 CHAT_WINDOW = 10.0      # ... per this many seconds
 CHAT_KEEP = 200         # lines a table's chat shows
 CLOCK_LEASE_SECONDS = 4.0  # a clock lease not released for this long is taken over
+WATCHERS_PER_ACCOUNT = 8  # lobby pages of one account following their tables at once
+WATCH_QUEUE = 32        # table changes queued for one lobby page
+KEEP_ALIVE = 15.0       # seconds between keep-alive comments of a lobby's event stream
 
 
 def login_required(account: Account | None) -> Account:
@@ -66,6 +70,9 @@ class Players:
         service.on_load.append(self.on_load)
         service.on_move.append(self.on_move)
         service.on_change.append(self.on_change)
+        service.on_broadcast.append(self.tell_watchers)
+        # the lobby pages of each account (GET /api/me/events): told when a table of theirs changes
+        self.watchers: dict[int, set[asyncio.Queue[tuple[str, dict[str, Any]]]]] = {}
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.service.in_db(fn, *args)
@@ -168,9 +175,12 @@ class Players:
         """What a new table stores besides its game (called by ``create_table``)."""
         async def prepare(room: Room) -> Extension:
             humans = [i for i, s in enumerate(room.stored.seats) if s.agent == HUMAN]
+            # a private table's clock waits for each invited person to open it (the
+            # creator, in the first person's seat, is there); a public one for the lobby
+            invited = [] if req.public else humans[1:]
             meta = TableMeta(public=req.public, rated=req.rated, speed=speed.text,
                              zombie=req.zombie, creator_id=account.id if account else None,
-                             clock=new_clock(speed, room.stored.num_players))
+                             clock=new_clock(speed, room.stored.num_players, invited))
             if account is not None and humans:
                 meta.owners[humans[0]] = account.id
                 meta.owner_names[humans[0]] = account.name
@@ -248,6 +258,7 @@ class Players:
         self.meta[room.id] = meta
         for seat in meta.zombies:
             room.agents[seat] = self.zombie_agent(room, meta, seat)
+        room.ended = self.ended(room, meta)
         room.waiting = None if meta.full else "waiting for players to join"
         await self.load_ratings(room, meta)
         self.watch(room, meta)
@@ -274,7 +285,8 @@ class Players:
                                 "rematch": room.rematch, "creator": meta.creator_id,
                                 "invitable": self.invitable_seats(room, meta)}
         room.extras["players"] = [{"seat": i, "account": meta.owner_names.get(i),
-                                   "zombie": i in meta.zombies, "rating": ratings.get(i)}
+                                   "zombie": i in meta.zombies, "resigned": i in meta.resigned,
+                                   "rating": ratings.get(i)}
                                   for i in range(room.stored.num_players)]
         room.extras["clock"] = lambda: public_clock(meta.clock, speed, self.clock())
 
@@ -289,10 +301,29 @@ class Players:
 
     async def seat(self, room: Room, token: str | None, account: Account | None) -> int | None:
         """:meth:`seat_for`, looking a token this instance does not know up in the database
-        (one handed out through another instance a moment ago)."""
+        (one handed out through another instance a moment ago). A seat whose player opens
+        the table for the first time has come (its clock may start)."""
         if token:
-            return await self.service.seat_of_token(room, token)
-        return self.seat_for(room, None, account)
+            seat = await self.service.seat_of_token(room, token)
+        else:
+            seat = self.seat_for(room, None, account)
+        if seat is not None and seat in waiting_for(self.meta_of(room).clock):
+            await self.arrive(room, seat)
+        return seat
+
+    async def arrive(self, room: Room, seat: int) -> None:
+        """``seat``'s player opened the table: once every seat is taken the clock starts."""
+        meta = self.meta_of(room)
+        async with room.lock:
+            if meta.clock is None or seat not in waiting_for(meta.clock):
+                return
+            meta.clock["waiting"] = [s for s in waiting_for(meta.clock) if s != seat]
+            if not meta.clock["waiting"]:
+                run_for(meta.clock, parse_speed(meta.speed), self.clocked_seat(room, meta),
+                        self.clock())
+            await self.save_clock(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
 
     async def seat_of_request(self, room: Room, request: Any) -> int | None:
         """The seat an HTTP request reads as: its bearer token's, else its session's account's
@@ -440,6 +471,7 @@ class Players:
         return {
             "table": room.id, "game": room.info.name, "title": room.info.title,
             "num_players": room.stored.num_players, "options": room.stored.options,
+            "option_labels": option_labels(room.info, room.stored.options),
             "public": meta.public, "rated": meta.rated, "speed": meta.speed,
             "speed_text": parse_speed(meta.speed).describe(),
             "status": "finished" if room.finished else ("waiting" if not meta.full else "playing"),
@@ -475,11 +507,46 @@ class Players:
             out.append(self.table_summary(room, seat))
         return out
 
+    # --- the lobby's push ------------------------------------------------------------------------
+    def watch_account(self, account: Account) -> "asyncio.Queue[tuple[str, dict[str, Any]]]":
+        """A queue of ``(event, data)`` for a lobby page's event stream: ``tables`` with the
+        id of each of ``account``'s tables that changes, ``quick`` when a quick game was
+        paired; at most WATCHERS_PER_ACCOUNT at once."""
+        queues = self.watchers.setdefault(account.id, set())
+        if len(queues) >= WATCHERS_PER_ACCOUNT:
+            raise ServerError(429, "too_many_streams", f"at most {WATCHERS_PER_ACCOUNT} lobby "
+                              "pages of one account follow their tables at once")
+        queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=WATCH_QUEUE)
+        queues.add(queue)
+        return queue
+
+    def unwatch_account(self, account: Account,
+                        queue: "asyncio.Queue[tuple[str, dict[str, Any]]]") -> None:
+        queues = self.watchers.get(account.id, set())
+        queues.discard(queue)
+        if not queues:
+            self.watchers.pop(account.id, None)
+
+    def tell_watchers(self, room: Room) -> None:
+        """A table was just sent to its subscribers: tell its seats' accounts' lobby pages."""
+        meta = self.meta.get(room.id)
+        if meta is None or not self.watchers:
+            return
+        for account_id in set(meta.owners.values()):
+            self.tell_account(account_id, "tables", {"table": room.id})
+
+    def tell_account(self, account_id: int, event: str, data: dict[str, Any]) -> None:
+        """Send ``event`` to the account's lobby pages on this instance."""
+        for queue in self.watchers.get(account_id, ()):
+            if not queue.full():  # a page that does not read drops news, not memory
+                queue.put_nowait((event, data))
+
     # --- clocks -------------------------------------------------------------------------------
     def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:
-        """The seat whose clock runs now: a person's seat to move, once the table is full."""
+        """The seat whose clock runs now: a person's seat to move, once every seat is taken."""
         seat = room.state.current_player
-        if room.finished or not meta.full or seat is None or room.is_bot(seat):
+        if room.finished or not meta.full or seat is None or room.is_bot(seat) \
+                or waiting_for(meta.clock):
             return None
         return seat
 
@@ -623,6 +690,51 @@ class Players:
         self.service.start_bots(room)
         return True
 
+    # --- resigning -----------------------------------------------------------------------------
+    @staticmethod
+    def ended(room: Room, meta: TableMeta) -> dict[str, Any] | None:
+        """A 2-player game one player resigned: over, the other one wins."""
+        if room.stored.num_players != 2 or not meta.resigned or room.state.is_terminal:
+            return None
+        loser = meta.resigned[0]
+        name = room.stored.seats[loser].name
+        return {"reason": f"{name} resigned", "winners": [1 - loser]}
+
+    async def resign(self, room: Room, seat: int) -> None:
+        """``seat``'s player concedes: a loss on the ladder (ranked last, as a seat whose
+        time ran out); with 2 players the game is over, else the table's zombie bot plays
+        the seat from now on."""
+        meta = self.meta_of(room)
+        async with room.lock:
+            if room.finished:
+                raise ServerError(409, "game_over", "the game is over")
+            if not meta.full:
+                raise ServerError(409, "waiting", "the game has not started: leave the table "
+                                  "instead")
+            if room.is_bot(seat) or seat in meta.zombies:
+                raise ServerError(409, "not_a_person", f"seat {seat + 1} is played by a bot")
+            meta.resigned.append(seat)
+            meta.zombies.append(seat)
+            room.ended = self.ended(room, meta)
+            if room.ended is None:
+                room.agents[seat] = self.zombie_agent(room, meta, seat)
+            if meta.clock is not None:  # the resigner's clock stops; the next one runs
+                run_for(meta.clock, parse_speed(meta.speed), self.clocked_seat(room, meta),
+                        self.clock())
+            version = await self.db(self.store.save_resigned, room.id, meta.resigned,
+                                    meta.zombies, meta.clock, room.ended is not None)
+            self.watch(room, meta)
+            name = room.stored.seats[seat].name
+            await self.post(room, "", None, f"{name} resigned: " + (
+                "the game is over." if room.ended else
+                f"the {meta.zombie} bot plays seat {seat + 1} from now on."), system=True)
+            if room.ended is not None and meta.rated:
+                await self.rate_table(room, meta)
+            self.decorate(room, meta)
+            self.service.broadcast(room)
+        await self.changed(room, version)
+        self.service.start_bots(room)
+
     # --- ratings --------------------------------------------------------------------------------
     async def rate_table(self, room: Room, meta: TableMeta) -> None:
         """Update the ladder from a finished rated table (once)."""
@@ -632,7 +744,7 @@ class Players:
             return
         if not await self.db(self.store.mark_rated, room.id):
             return
-        ranks = finishing_ranks(room.state.scores(), room.state.winners(), meta.zombies)
+        ranks = finishing_ranks(room.state.scores(), room.winners(), meta.zombies)
         await self.record_result(room.info.name, room.id, [k for k in keys if k],
                                  [room.stored.seats[s].name for s in range(len(keys))], ranks)
         meta.rated_done = True

@@ -19,7 +19,7 @@ from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, Str
                         func, or_, select, text, update)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from .db import Base, Database, SeatRow, TableRow
@@ -64,6 +64,8 @@ class TableMetaRow(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     zombies: Mapped[list[int]] = mapped_column(JSON)
+    # seats whose player resigned (also in zombies; in a 2-player game the game ended)
+    resigned: Mapped[list[int] | None] = mapped_column(JSON, nullable=True, default=None)
     rated_done: Mapped[bool] = mapped_column(Boolean, default=False)
     # no longer written: a rematch is a row of db.RematchRow (game_rematches), made in the
     # new table's own transaction; kept so that older databases need no migration
@@ -150,8 +152,42 @@ class ClockLeaseRow(Base):
     expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class QuickQueueRow(Base):
+    """An account waiting to be paired for a quick game (one wait per account): every
+    instance reads and claims the same rows, so players of different instances meet."""
+
+    __tablename__ = "quick_queue"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    name: Mapped[str] = mapped_column(String(48))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    speed: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[float] = mapped_column(Float)      # the ladder's value (mu - 3 sigma)
+    since: Mapped[float] = mapped_column(Float)       # epoch seconds it started waiting
+    bot_after: Mapped[float | None] = mapped_column(Float, nullable=True)  # None: no bot
+    # the table it was paired to; "pairing:..." while that table is being made
+    table_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+@dataclass
+class QuickWait:
+    account_id: int
+    name: str
+    game: str
+    speed: str
+    rating: float
+    since: float
+    bot_after: float | None
+    table_id: str | None
+
+
 class NameTaken(Exception):
     pass
+
+
+class PairingLost(Exception):
+    """Another pairing took one of the two waits first (the transaction is rolled back)."""
 
 
 class SeatTaken(Exception):
@@ -181,6 +217,7 @@ class TableMeta:
     owner_names: dict[int, str] = field(default_factory=dict)  # seat -> account name
     clock: dict[str, Any] | None = None
     zombies: list[int] = field(default_factory=list)
+    resigned: list[int] = field(default_factory=list)  # also zombies: counted as a loss
     rated_done: bool = False
     full: bool = True
     rematch: str | None = None
@@ -326,6 +363,7 @@ class PlayerStore:
                              creator_id=row.creator_id, owners={o.seat: o.id for o in owners},
                              owner_names={o.seat: o.name for o in owners}, clock=row.clock,
                              zombies=list(row.zombies or []), rated_done=row.rated_done,
+                             resigned=list(row.resigned or []),
                              full=row.full, rematch=row.rematch)
 
     def take_seat(self, table_id: str, seat: int, account: Account, full: bool,
@@ -388,6 +426,19 @@ class PlayerStore:
                 return version
         except NotStored:
             return None
+
+    def save_resigned(self, table_id: str, resigned: list[int], zombies: list[int],
+                      clock: dict[str, Any] | None, ended: bool) -> int | None:
+        """Store a resignation (the seat plays on as a zombie, or ``ended``: the game is over)
+        and raise the table's version in the same transaction; the new version."""
+        with Session(self.engine) as s, s.begin():
+            version = self.db.table_changed(s, table_id)
+            s.execute(update(TableMetaRow).where(TableMetaRow.table_id == table_id).values(
+                resigned=list(resigned), zombies=list(zombies), clock=clock,
+                deadline=(clock or {}).get("deadline")))
+            if ended:
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(status="finished"))
+            return version
 
     def expired_deadlines(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
         """(table, deadline) of the unfinished tables whose clock ran out by ``now``, loaded
@@ -472,6 +523,66 @@ class PlayerStore:
             return bool(done.rowcount)
 
     # --- ratings ---------------------------------------------------------------------------
+    # --- quick play ----------------------------------------------------------------------------
+    @staticmethod
+    def quick_wait(row: QuickQueueRow) -> QuickWait:
+        return QuickWait(row.account_id, row.name, row.game, row.speed, row.rating, row.since,
+                         row.bot_after, row.table_id)
+
+    def quick_enter(self, wait: QuickWait) -> None:
+        """Wait for a quick game (replacing this account's earlier wait)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(QuickQueueRow).where(QuickQueueRow.account_id == wait.account_id))
+            s.add(QuickQueueRow(account_id=wait.account_id, name=wait.name, game=wait.game,
+                                speed=wait.speed, rating=wait.rating, since=wait.since,
+                                bot_after=wait.bot_after, table_id=None))
+
+    def quick_get(self, account_id: int) -> QuickWait | None:
+        with Session(self.engine) as s:
+            row = s.get(QuickQueueRow, account_id)
+            return self.quick_wait(row) if row is not None else None
+
+    def quick_claim(self, account_id: int, marker: str) -> QuickWait | None:
+        """Pair ``account_id``'s wait with the waiting player of the same game and speed
+        whose rating is nearest (the longest waiting first among equals): both rows are
+        marked ``marker`` in one conditional update, so two instances cannot pair one
+        player twice. The opponent's wait, or None (nobody, or someone was quicker)."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                me = s.get(QuickQueueRow, account_id)
+                if me is None or me.table_id is not None:
+                    return None
+                others = s.execute(select(QuickQueueRow).where(
+                    QuickQueueRow.game == me.game, QuickQueueRow.speed == me.speed,
+                    QuickQueueRow.table_id.is_(None), QuickQueueRow.account_id != account_id)
+                ).scalars().all()
+                if not others:
+                    return None
+                other = min(others, key=lambda o: (abs(o.rating - me.rating), o.since))
+                done = s.execute(update(QuickQueueRow).where(
+                    QuickQueueRow.account_id.in_([account_id, other.account_id]),
+                    QuickQueueRow.table_id.is_(None)).values(table_id=marker))
+                if done.rowcount != 2:
+                    raise PairingLost  # one of the two was paired meanwhile: undo the mark
+                return self.quick_wait(other)
+        except (PairingLost, OperationalError):  # (a deadlock with another instance's pairing)
+            return None
+
+    def quick_paired(self, account_ids: list[int], marker: str, table_id: str | None) -> None:
+        """The table of a pairing is made (or, with None, could not be: both wait again)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(QuickQueueRow).where(QuickQueueRow.account_id.in_(account_ids),
+                                                  QuickQueueRow.table_id == marker)
+                      .values(table_id=table_id))
+
+    def quick_leave(self, account_id: int, only_waiting: bool = True) -> bool:
+        """Stop waiting (``only_waiting``: not once paired). Whether a row went."""
+        query = delete(QuickQueueRow).where(QuickQueueRow.account_id == account_id)
+        if only_waiting:
+            query = query.where(QuickQueueRow.table_id.is_(None))
+        with Session(self.engine) as s, s.begin():
+            return bool(s.execute(query).rowcount)
+
     def ratings(self, game: str, players: list[str]) -> dict[str, Rating]:
         with Session(self.engine) as s:
             rows = s.execute(select(RatingRow).where(RatingRow.game == game,

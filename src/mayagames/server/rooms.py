@@ -216,6 +216,8 @@ class Room:
     message_cache: dict[Any, Any] = field(default_factory=dict)  # see message()
     version: int = 0  # the stored table's version this room reflects (db.TableRow.version)
     waiting: str | None = None  # why the game cannot start yet (a public table not full)
+    # a game over before its rules end it (a resignation of 2): {"reason": str, "winners": [seat]}
+    ended: dict[str, Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)  # added to every message's header
 
     @classmethod
@@ -255,7 +257,11 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal
+        return self.state.is_terminal or self.ended is not None
+
+    def winners(self) -> list[int]:
+        """The winners of a finished game (its rules', or those left after a resignation)."""
+        return list(self.ended["winners"]) if self.ended else list(self.state.winners())
 
     def stored_new_state(self) -> State:
         """The table's game before any move (from its seed and options)."""
@@ -414,7 +420,7 @@ class Room:
         # the kept messages hold them, so their ids stay unique while kept)
         fixed = tuple((k, id(v)) for k, v in self.extras.items() if not callable(v))
         position = (len(self.log), len(self.broken_bots), fixed, self.rematch,
-                    tuple(self.agents), self.waiting)
+                    tuple(self.agents), self.waiting, repr(self.ended))
         if self.message_cache.get("state") is not self.state or \
                 self.message_cache.get("position") != position:  # (the state object is held)
             self.message_cache = {"state": self.state, "position": position}
@@ -441,8 +447,9 @@ class Room:
             "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
             "log_from": log_from,
             "log": [e.to_dict(seat, names=self.seat_names) for e in self.log[log_from:]],
-            "scores": self.state.scores() if self.finished else view.scores(),
-            "winners": self.state.winners() if self.finished else [],
+            "scores": self.state.scores() if self.state.is_terminal else view.scores(),
+            "winners": self.winners() if self.finished else [],
+            "ended": self.ended["reason"] if self.ended else None,
             "can_undo": self.undo_refusal(seat) is None,
             "rematch": self.rematch,
         }
@@ -451,5 +458,8 @@ class Room:
         """Whether a seat's view shows something a spectator may not see (a hot-seat
         device then hides the board before handing over to that seat)."""
         public = self.state.view(None).to_dict()
+        shown = self.info.plugin.part("shown_view")
+        if shown is not None:  # what the game's table shows of each (Tzolk'in: no discards)
+            view_dict, public = shown(view_dict), shown(public)
         return any(view_dict.get(k) != public.get(k) for k in view_dict.keys() | public.keys()
                    if k != "viewer")

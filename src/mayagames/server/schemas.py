@@ -100,3 +100,12 @@ class WsPing(Strict):
 
 
 WS_MESSAGES = {"hello": WsHello, "move": WsMove, "undo": WsUndo, "ping": WsPing}
+
+
+class QuickRequest(Strict):
+    """Play now: a game, its speed, and after how many seconds a bot may be offered."""
+
+    game: str = Field(min_length=1, max_length=32)
+    speed: str = Field(default="untimed", max_length=32)
+    bot_after: float | int | None = Field(default=60, description="seconds of waiting before "
+                                          "the bot of the nearest rating is offered (null: never)")

@@ -37,7 +37,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from ..agents import AGENT_FACTORIES, RandomAgent, make_agent
 from ..core.errors import MayaGamesError
-from ..core.game import Action, OptionSpec, State
+from ..core.game import Action, GameInfo, OptionSpec, State
 from ..core.record import GameRecord, Seat
 from ..core.registry import TEST_GAMES, game_names, get_game
 from ..core.rng import derive_seed
@@ -96,6 +96,23 @@ def plain_option(option: OptionSpec) -> dict[str, Any]:
             "choice_labels": {str(c["value"]): c["label"] for c in told["choices"]}}
 
 
+def option_labels(info: GameInfo, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """A table's options in the game package's words, in the game's order: ``label``
+    ("Neutral workers (2-3 players)"), ``choice`` (the chosen value's label), ``default``
+    (whether it is the game's default)."""
+    out = []
+    for option in info.options:
+        if option.name not in options:
+            continue
+        told = option.describe()
+        value = options[option.name]
+        words = {str(c["value"]): c["label"] for c in told["choices"]}
+        out.append({"name": option.name, "label": told["label"],
+                    "choice": words.get(str(value), str(value)),
+                    "default": value == option.default})
+    return out
+
+
 class Subscriber:
     """One connected client: the seat it sees as, and its outgoing queue."""
 
@@ -137,6 +154,9 @@ class GameService:
         self.on_move: list[Callable[[Room, LogEntry], Awaitable[None]]] = []
         # a table's seats or settings changed (here: a rematch; or another instance said so)
         self.on_change: list[Callable[[Room], Awaitable[None]]] = []
+        # every subscriber was just sent the table as it is now (a move here or followed
+        # from another instance, a seat taken, a clock run out): the lobby's push
+        self.on_broadcast: list[Callable[[Room], None]] = []
         self.instance = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
         self.listener: Listener | None = None
         self.leased: set[str] = set()  # tables whose bot lease this instance holds
@@ -826,6 +846,8 @@ class GameService:
                 message = {**message, "ack": rid}
             sub.push(message)
             sub.known = room.move_number
+        for hook in self.on_broadcast:
+            hook(room)
 
     # --- bots -----------------------------------------------------------------
     @staticmethod

@@ -124,3 +124,14 @@ def describe(s: "TzolkinState") -> dict[str, Any]:
         data["final"] = [final_breakdown(s, seat) for seat in range(s.num_players)]
         data["winners"] = s.winners()
     return data
+
+
+def shown_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What a table shows of a view (``GamePlugin.shown_view``): the dealt starting tiles
+    only during the draft; after it the unkept ones are back in the box, out of the game,
+    so a hot-seat device needs no hand-over for them."""
+    if view.get("phase") == "draft":
+        return view
+    players = [{**p, "start_tiles": {k: v for k, v in p["start_tiles"].items() if k != "dealt"}}
+               for p in view.get("players", [])]
+    return {**view, "players": players}

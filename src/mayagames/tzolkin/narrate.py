@@ -21,18 +21,20 @@ from . import actions as A
 from .components import DATA, GEARS, TEMPLES, TRACKS
 from .frames import ChooseAction
 from .model import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
-                     VP, WOOD, WORKERS)
+                     TEMPLE, VP, WOOD, WORKERS)
 from .scoring import feeding_cost, final_breakdown
 
 GOODS = ((CORN, "corn"), (WOOD, "wood"), (STONE, "stone"), (GOLD, "gold"), (SKULL, "skull"),
          (VP, "VP"))
 
-# what each kind of gear action does, in the rulebook's words
+# what each kind of gear action does, in the rulebook's words; no amounts: what the action
+# gave and cost is told from the states (the goods change after the sentence), so a space
+# reached stepping back (1 corn per step) or a discount never makes the words wrong
 ACTION_WORDS = {
     "fishing": "fishes", "harvest": "harvests", "gain": "gathers resources",
     "tech": "develops a technology", "build": "builds", "temples": "pays a block to "
-    "progress on two temples", "temple": "pays 3 corn to progress on a temple",
-    "market": "trades at the market", "worker": "pays 5 corn for a new worker",
+    "progress on two temples", "temple": "pays corn to progress on a temple",
+    "market": "trades at the market", "worker": "takes a new worker",
     "corn_build": "builds for corn", "mirror": "copies an action", "skull": "offers a crystal skull",
 }
 
@@ -63,6 +65,27 @@ def goods_change(before: list[int], after: list[int]) -> str:
         if d:
             parts.append(f"{'+' if d > 0 else '-'}{plural(abs(d), word)}")
     return ", ".join(parts)
+
+
+# moves whose sentence names the temple they step on (the others tell a step in the change)
+NAMES_TEMPLE = (A.Temple, A.TwoTemples, A.Offer, A.Anger, A.Beg)
+
+
+def markers_change(before: list[int], after: list[int], action: Any) -> list[str]:
+    """Temple steps and technology levels a move changed without its sentence saying so
+    (a building's steps, a crystal skull's step, burning the forest): ``+1 step on Chaac``,
+    ``Agriculture level 2``."""
+    parts = []
+    if not isinstance(action, NAMES_TEMPLE):
+        for t, name in enumerate(TEMPLES):
+            d = after[TEMPLE + t] - before[TEMPLE + t]
+            if d:
+                parts.append(f"{'+' if d > 0 else '-'}{plural(abs(d), 'step')} on {temple_title(name)}")
+    if not isinstance(action, A.Tech):
+        for t, name in enumerate(TRACKS):
+            if after[TECH + t] != before[TECH + t]:
+                parts.append(f"{track_title(name)} level {after[TECH + t]}")
+    return parts
 
 
 def tile_text(tile: int) -> str:
@@ -132,6 +155,10 @@ def sentence(before: Any, action: Any, after: Any, viewer: int | None) -> tuple[
         spec = DATA.gears[g].action_list[action.space - 1] if 1 <= action.space <= len(
             DATA.gears[g].action_list) else {"kind": ""}
         what = ACTION_WORDS.get(spec["kind"], "takes the action")
+        frame = before.stack[-1] if before.stack else None
+        back = frame.space - action.space if isinstance(frame, ChooseAction) else 0
+        if back > 0:  # rule: a lower action of the same gear, 1 corn per step back
+            what += f", stepping back {plural(back, 'space')}"
         return (f"{who} takes the action {gear_title(action.gear)} {action.space} ({what})",
                 (f"{action.gear}:{action.space}",))
     if isinstance(action, A.Nothing):
@@ -289,6 +316,8 @@ def tell(before: Any, action: Any, after: Any, viewer: int | None) -> Narration:
         gained = after.p[seat][WORKERS] - before.p[seat][WORKERS]
         if gained > 0:
             change = ", ".join(filter(None, [change, f"+{plural(gained, 'worker')}"]))
+        change = ", ".join(filter(None, [change, *markers_change(before.p[seat], after.p[seat],
+                                                                action)]))
         gained_b = [i for i in after.built[seat] if i not in before.built[seat]]
         if gained_b and not isinstance(action, A.Build):
             text += " and builds " + ", ".join(building_text(INSTANCE_TYPE[i]) for i in gained_b)

@@ -31,6 +31,31 @@ async function refresh() {
   }
   drawMine();
   listOpen();
+  follow();
+  document.dispatchEvent(new CustomEvent("mayagames:account", { detail: me ? me.account : null }));
+  // the device's own list (lobby.js) leaves out the tables listed here: each table once
+  document.dispatchEvent(new CustomEvent("mayagames:account-tables", { detail: me ? me.tables.map((t) => t.table) : [] }));
+}
+
+// The account's tables pushed by the server (GET /api/me/events): a move, a seat taken or a
+// clock run out at any of them refreshes the list and its "your turn" badges at once; the
+// poll stays as the fallback.
+let events = null;
+let pushed = null;
+function follow() {
+  if (!me || typeof EventSource === "undefined") {
+    if (events) { events.close(); events = null; }
+    return;
+  }
+  if (events && events.readyState !== EventSource.CLOSED) return;
+  events = new EventSource("/api/me/events");
+  events.addEventListener("quick", (event) => {  // a quick game was paired (quick.js opens it)
+    document.dispatchEvent(new CustomEvent("mayagames:quick", { detail: JSON.parse(event.data) }));
+  });
+  events.addEventListener("tables", () => {
+    clearTimeout(pushed);
+    pushed = setTimeout(refresh, 300);  // a burst of moves (bots): one look
+  });
 }
 
 function seatsText(t) {
@@ -85,7 +110,8 @@ async function listOpen() {
     const action = mine ? el("a", { href: `/table/${t.table}` }, "open")
       : me ? el("button", { type: "button", class: "join", "data-table": t.table, onclick: () => join(t.table, free[0].seat) }, `Join (seat ${free[0].seat + 1})`)
         : el("span", { class: "muted" }, "log in to join");
-    const options = Object.entries(t.options || {}).map(([k, v]) => `${k}=${v}`).join(", ");
+    // the options in the game's words; only those that differ from the game's defaults
+    const options = (t.option_labels || []).filter((o) => !o.default).map((o) => `${o.label}: ${o.choice}`).join(" · ");
     return el("tr", { "data-table": t.table },
       el("td", {}, t.title, el("br"), el("small", { class: "muted" }, `${t.num_players} players${t.rated ? " · rated" : ""} · ${t.speed_text}`),
         options ? el("br") : null, options ? el("small", { class: "muted" }, options) : null),

@@ -188,6 +188,10 @@ function showCreated(table) {
   }
   const pairs = humans.map((s) => `${s.seat}:${s.token}`).join(",");
   $("hotseat").href = `/table/${table.table}#tokens=${pairs}`;
+  // every seat of this device is taken now: a timed table's clock starts (server: clock.waiting)
+  $("hotseat").onclick = () => {
+    for (const s of humans) fetch(`/api/tables/${table.table}`, { headers: { Authorization: `Bearer ${s.token}` }, keepalive: true });
+  };
   $("hotseat").classList.toggle("hidden", humans.length < 2);
   $("spectate").href = table.spectate;
   $("created").scrollIntoView({ behavior: "smooth" });
@@ -198,19 +202,29 @@ function tableRow(t) {
   const status = (t.status === "finished" ? "finished" : t.status === "broken" ? "broken" : `move ${t.move_count}`) +
     (t.seed_fixed ? " · seed fixed by its creator" : "");
   const link = el("a", { href: `/table/${t.table}` }, t.status === "finished" ? "replay" : "open");
-  return el("tr", {}, el("td", {}, t.game || "?"), el("td", {}, names), el("td", { class: "muted" }, status), el("td", {}, link));
+  return el("tr", { "data-table": t.table }, el("td", {}, t.game || "?"), el("td", {}, names), el("td", { class: "muted" }, status), el("td", {}, link));
 }
 
+// The tables the logged-in account's list shows (account.js): this device's list leaves them out.
+let accountTables = new Set();
+document.addEventListener("mayagames:account-tables", (event) => {
+  accountTables = new Set(event.detail);
+  listMine();
+});
+
+let mineDrawn = 0;  // the latest listMine call draws; an older answer arriving late does not
 async function listMine() {
-  const ids = myTables();
+  const call = ++mineDrawn;
+  const ids = myTables().filter((id) => !accountTables.has(id));
   const body = document.querySelector("#mine tbody");
-  $("mine-empty").classList.toggle("hidden", ids.length > 0);
+  $("mine-empty").classList.toggle("hidden", ids.length > 0 || accountTables.size > 0);
   const rows = await Promise.all(ids.slice(0, 15).map(async (id) => {
     try {
       const s = await api(`/api/tables/${id}`);
       return { table: id, game: s.game, seats: s.seats, status: s.terminal ? "finished" : "playing", move_count: s.move_number };
     } catch { return null; }
   }));
+  if (call !== mineDrawn) return;
   body.replaceChildren(...rows.filter(Boolean).map(tableRow));
 }
 

@@ -54,8 +54,11 @@ function drawNotice() {
       box.append(el("button", { type: "button", id: "join-seat", onclick: () => join(free[0]) }, `Join (seat ${free[0] + 1})`), " ");
     }
   }
-  const zombies = (s.players || []).filter((p) => p.zombie).map((p) => seatName(p.seat));
+  const zombies = (s.players || []).filter((p) => p.zombie && !p.resigned).map((p) => seatName(p.seat));
   if (zombies.length) parts.push(`${zombies.join(", ")} ran out of time: the ${lobby.zombie} bot plays in their place.`);
+  const resigned = (s.players || []).filter((p) => p.resigned).map((p) => seatName(p.seat));
+  if (s.ended) parts.push(`${s.ended}: the game is over.`);
+  else if (resigned.length) parts.push(`${resigned.join(", ")} resigned: the ${lobby.zombie} bot plays in their place.`);
   if (lobby.rated) parts.push("Rated game.");
   if (lobby.rematch) box.append(el("a", { class: "button", id: "rematch-link", href: `/table/${lobby.rematch}` }, "Rematch offered: open it"), " ");
   const claimable = social.me && social.token && s.seat !== null && s.players && !s.players[s.seat].account;
@@ -64,6 +67,32 @@ function drawNotice() {
   }
   box.prepend(parts.join(" ") + (parts.length && box.childNodes.length ? " " : ""));
   box.classList.toggle("hidden", !parts.length && !box.querySelector("button, a"));
+}
+
+// Resign (concede): a seated person of a game under way; asks first. A loss on the ladder;
+// with 2 players the game is over, else the table's bot plays the seat on.
+function drawResign() {
+  const s = social.state;
+  const lobby = s.lobby || {};
+  const me = s.seat !== null && s.seat !== undefined && s.players ? s.players[s.seat] : null;
+  const can = Boolean(me) && !s.terminal && !lobby.waiting && !me.zombie && !s.seats[s.seat].bot;
+  let button = $("resign");
+  if (!button) {
+    button = el("button", { type: "button", class: "secondary hidden", id: "resign", onclick: resign }, "Resign");
+    ($("players-card") || $("table-notice")).append(el("p", { class: "resign-row" }, button));
+  }
+  button.classList.toggle("hidden", !can);
+}
+
+async function resign() {
+  const s = social.state;
+  const others = s.num_players - 1;
+  const warning = `Resign this game? It counts as a loss${s.lobby && s.lobby.rated ? " on the ladder" : ""}; ` +
+    (others === 1 ? "the game ends." : `the ${(s.lobby || {}).zombie || "medium"} bot plays your seat from now on.`);
+  if (!window.confirm(warning)) return;
+  try {
+    await api(`/api/tables/${tableId}/resign`, { method: "POST", token: social.token });
+  } catch (error) { toast(error.message); }
 }
 
 // The creator's card: a new invite link for each person's seat no account holds.
@@ -154,6 +183,7 @@ function onMessage(event) {
   drawClocks();
   drawNotice();
   drawInvites();
+  drawResign();
 }
 
 async function start() {
