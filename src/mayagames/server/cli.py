@@ -7,9 +7,12 @@ import os
 import sys
 import threading
 import webbrowser
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from .db import Database
 
 
 def register(app: typer.Typer) -> None:
@@ -19,6 +22,9 @@ def register(app: typer.Typer) -> None:
     ratings.command("seed-bots")(seed_bots)
     ratings.command("show")(show_ratings)
     app.add_typer(ratings, name="ratings")
+    from .dbcli import register as register_db
+
+    register_db(app)
 
 
 def seed_bots(
@@ -134,6 +140,7 @@ def serve(
     except SingleInstanceError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+    check_schema(guard)
 
     from .limits import ServerLimits, parse_setting
 
@@ -176,6 +183,23 @@ def serve(
 
 
 SETTINGS_ENV = "MAYAGAMES_SERVE_SETTINGS"
+
+
+def check_schema(db: "Database") -> None:
+    """Create a new empty database at the migrations' head, or stop (exit 1) with the reason
+    if its schema is behind or ahead of this code (or damaged, or the database unreachable)."""
+    from .migrations import SchemaError
+
+    try:
+        db.create_schema()
+    except SchemaError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except Exception as exc:  # sqlalchemy.exc.OperationalError and the like
+        typer.echo(f"error: cannot open the database: {type(exc).__name__}: {exc}"[:1500], err=True)
+        raise typer.Exit(1) from None
+    finally:
+        db.engine.dispose()
 
 
 def app_from_settings() -> object:
