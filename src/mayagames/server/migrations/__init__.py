@@ -84,6 +84,7 @@ def alembic_config(script_location: Path | None = None) -> "Config":
     from alembic.config import Config
 
     config = Config()
+    config.set_main_option("path_separator", "os")
     config.set_main_option("script_location", str(script_location or HERE))
     config.set_main_option("version_locations", str((script_location or HERE) / "versions"))
     return config
