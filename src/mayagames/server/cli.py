@@ -95,6 +95,12 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    log_format: str = typer.Option(
+        "text", help="text, or json: one JSON object per line with the request and table ids, "
+                     "and a line per request"),
+    metrics_token: Optional[str] = typer.Option(
+        None, envvar="MAYAGAMES_METRICS_TOKEN",
+        help="bearer token that opens /metrics (Prometheus); without it /metrics is off"),
     review_budget: str = typer.Option("300i", help="game reviews: search iterations per decision (e.g. 300i)"),
     max_body_bytes: Optional[int] = typer.Option(
         None, help="largest request body or WebSocket message [MAYAGAMES_MAX_BODY_BYTES; 65536]"),
@@ -156,12 +162,19 @@ def serve(
         raise typer.BadParameter(str(exc)) from exc
     if not rate_limits:
         limits = limits.without_rate_limits()
+    from .observability import log_config
+
+    try:
+        logging_config = log_config(log_format, log_level)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
     import uvicorn
 
     from .app import create_app
     settings = {"database_url": database_url, "bot_delay": bot_delay, "bot_workers": bot_workers,
                 "bot_processes": bot_processes, "review_budget": review_budget,
-                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1"}
+                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1",
+                "metrics_token": metrics_token or ""}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     address = f"http://{shown}:{port}/"
     typer.echo(f"mayagames web app: open {address}  (Ctrl-C stops it)")
@@ -174,6 +187,8 @@ def serve(
     options = {"host": host, "port": port, "log_level": log_level, "ws": "websockets-sansio",
                "ws_per_message_deflate": False, "ws_max_size": limits.max_body_bytes,
                "timeout_graceful_shutdown": 3}
+    if logging_config is not None:
+        options.update(log_config=logging_config, access_log=False)
     if workers > 1:  # each worker process builds its own app from the settings
         os.environ[SETTINGS_ENV] = json.dumps({**settings, "limits": limits.to_dict()})
         uvicorn.run("mayagames.server.cli:app_from_settings", factory=True, workers=workers,
