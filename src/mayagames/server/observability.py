@@ -287,6 +287,8 @@ def log_config(log_format: str, level: str) -> dict[str, Any] | None:
     loggers = {name: {"handlers": ["json"], "level": level.upper(), "propagate": False}
                for name in ("mayagames", "uvicorn", "uvicorn.error")}
     loggers["uvicorn.access"] = {"handlers": [], "level": "WARNING", "propagate": False}
+    # a line per request whatever the level (uvicorn's own access log is off)
+    loggers["mayagames.access"] = {"handlers": ["json"], "level": "INFO", "propagate": False}
     return {"version": 1, "disable_existing_loggers": False,
             "formatters": {"json": {"()": f"{__name__}.JsonFormatter"}},
             "handlers": {"json": handler}, "loggers": loggers}
