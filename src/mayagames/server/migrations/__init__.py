@@ -199,43 +199,40 @@ def state(db: "Database", script_location: Path | None = None) -> SchemaState:
 
 # --- what the server and the commands call -------------------------------------------
 def prepare(db: "Database") -> SchemaState:
-    """Make a new empty database at head; accept one at head; refuse any other with a
-    :class:`SchemaError` naming the command to run (nothing is changed then)."""
-    from alembic.migration import MigrationContext
-
-    from .. import db as db_module
-
+    """Make a new empty database at head (every revision, as ``db upgrade`` would); accept
+    one at head; refuse any other with a :class:`SchemaError` naming the command to run
+    (nothing is changed then)."""
     with _Session(db) as conn:
         found = read_state(conn)
         if found.kind == "empty":
-            models = db_module.Base.metadata
-            _import_models()
-            models.create_all(conn)
-            context = MigrationContext.configure(conn, opts={"version_table_schema": db.schema})
-            context.stamp(scripts(), "head")
+            _run_revisions(conn, db.schema, None)
             return SchemaState("current", found.head, found.head)
     if found.kind != "current":
         raise SchemaError(found.describe(where(db)))
     return found
 
 
+def _run_revisions(conn: Connection, schema: str | None, script_location: Path | None) -> None:
+    from alembic import command
+
+    config = alembic_config(script_location)
+    config.attributes["connection"] = conn
+    config.attributes["schema"] = schema
+    command.upgrade(config, "head")
+
+
 def upgrade(db: "Database", script_location: Path | None = None) -> tuple[SchemaState, SchemaState]:
     """Bring ``db`` to head in one transaction; (before, after). A database ahead of this
     code or damaged is refused, and a failing revision rolls back whole: both raise
     :class:`SchemaError` with the reason, the database as it was."""
-    from alembic import command
-
-    config = alembic_config(script_location)
     with _Session(db) as conn:
         before = read_state(conn, script_location)
         if before.kind in ("ahead", "damaged"):
             raise SchemaError(before.describe(where(db)))
         if before.kind == "current":
             return before, before
-        config.attributes["connection"] = conn
-        config.attributes["schema"] = db.schema
         try:
-            command.upgrade(config, "head")
+            _run_revisions(conn, db.schema, script_location)
         except SchemaError:
             raise
         except Exception as exc:
@@ -243,11 +240,6 @@ def upgrade(db: "Database", script_location: Path | None = None) -> tuple[Schema
                               f"database is as it was): {type(exc).__name__}: {exc}"[:2000]) from exc
         after = read_state(conn, script_location)
     return before, after
-
-
-def _import_models() -> None:
-    """Every module that declares tables on ``db.Base`` (so the metadata is whole)."""
-    from .. import playerstore, reviews  # noqa: F401
 
 
 def history() -> Iterator[tuple[str, str]]:

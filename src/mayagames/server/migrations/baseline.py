@@ -20,7 +20,7 @@ from sqlalchemy import (JSON, BigInteger, Boolean, Column, DateTime, Float, Fore
 BASELINE = MetaData()
 
 
-def _fk_table(name: str) -> Column[Any]:
+def _fk_table() -> Column[Any]:
     return Column("table_id", String(32), ForeignKey("game_tables.id", ondelete="CASCADE"),
                   primary_key=True)
 
@@ -41,29 +41,29 @@ Table("game_tables", BASELINE,
       Column("updated_at", DateTime(timezone=True), nullable=False),
       Index("ix_game_tables_status", "status"))
 Table("game_seats", BASELINE,
-      _fk_table("game_seats"),
+      _fk_table(),
       Column("seat", Integer, primary_key=True),
       Column("name", String(64), nullable=False),
       Column("agent", String(64), nullable=False),
       Column("token_hash", String(64), nullable=True))
 Table("game_moves", BASELINE,
-      _fk_table("game_moves"),
+      _fk_table(),
       Column("number", Integer, primary_key=True),
       Column("text", String(256), nullable=False),
       Column("seat", Integer, nullable=False),
       Column("created_at", DateTime(timezone=True), nullable=False),
       Column("told", JSON(none_as_null=True), nullable=True))
 Table("game_bot_leases", BASELINE,
-      _fk_table("game_bot_leases"),
+      _fk_table(),
       Column("owner", String(64), nullable=False),
       Column("expires_at", DateTime(timezone=True), nullable=False),
       Index("ix_game_bot_leases_expires_at", "expires_at"))
 Table("game_rematches", BASELINE,
-      _fk_table("game_rematches"),
+      _fk_table(),
       Column("rematch_id", String(32), nullable=False),
       Column("created_at", DateTime(timezone=True), nullable=False))
 Table("game_reviews", BASELINE,
-      _fk_table("game_reviews"),
+      _fk_table(),
       Column("status", String(16), nullable=False),
       Column("budget", String(32), nullable=False),
       Column("data", JSON, nullable=True),
@@ -93,7 +93,7 @@ Table("account_sessions", BASELINE,
       Column("expires_at", Float, nullable=False),
       Index("ix_account_sessions_account_id", "account_id"))
 Table("table_meta", BASELINE,
-      _fk_table("table_meta"),
+      _fk_table(),
       Column("public", Boolean, nullable=False),
       Column("full", Boolean, nullable=False),
       Column("rated", Boolean, nullable=False),
@@ -108,7 +108,7 @@ Table("table_meta", BASELINE,
       Index("ix_table_meta_public", "public"),
       Index("ix_table_meta_deadline", "deadline"))
 Table("seat_owners", BASELINE,
-      _fk_table("seat_owners"),
+      _fk_table(),
       Column("seat", Integer, primary_key=True),
       Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
       Index("ix_seat_owners_account_id", "account_id"))
