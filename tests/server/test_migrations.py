@@ -335,6 +335,8 @@ def test_sqlite_backup_and_restore(tmp_path: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         result = cli("db", "restore", str(backup), "--database-url", url)
         assert result.exit_code == 1 and "stop the server first" in result.output, result.output
+        result = cli("db", "upgrade", "--database-url", url)
+        assert result.exit_code == 1 and "stop the server first" in result.output, result.output
     finally:
         holder.kill()
         holder.wait()

@@ -48,7 +48,7 @@ def seed_bots(
     if games < 1:
         raise typer.BadParameter("--games must be at least 1")
     db = Database(database_url or DEFAULT_URL)
-    db.create_schema()
+    check_schema(db)
     try:
         board = play_and_record(PlayerStore(db), game, games,
                                 [x.strip() for x in levels.split(",") if x.strip()], players,
@@ -74,7 +74,7 @@ def show_ratings(
     from .ratings import rating_dict
 
     db = Database(database_url or DEFAULT_URL)
-    db.create_schema()
+    check_schema(db)
     for place, rating in enumerate(PlayerStore(db).leaderboard(game, 500), 1):
         row = rating_dict(rating)
         typer.echo(f"{place:>3}. {row['name']:<24} rating {row['rating']:>7.2f}  "
@@ -146,7 +146,11 @@ def serve(
     except SingleInstanceError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    check_schema(guard)
+    try:
+        check_schema(guard)
+    except typer.Exit:
+        guard.release_single_instance()
+        raise
 
     from .limits import ServerLimits, parse_setting
 

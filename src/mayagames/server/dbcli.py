@@ -56,8 +56,14 @@ def upgrade(database_url: Optional[str] = DATABASE_URL) -> None:
     """Bring the database's schema to this mayagames' revision (one transaction: all or
     nothing). Stop the servers first; back the database up first (db backup FILE)."""
     from . import migrations
+    from .db import SingleInstanceError
 
     db = _database(database_url)
+    try:  # SQLite: not under a running server (PostgreSQL: instances wait on a lock)
+        db.claim_single_instance()
+    except SingleInstanceError as exc:
+        db.dispose()
+        raise _fail(f"stop the server first: {exc}") from None
     try:
         before, after = migrations.upgrade(db)
     except migrations.SchemaError as exc:

@@ -140,7 +140,11 @@ class _Session:
 
     def __enter__(self) -> Connection:
         self.context = self.engine.begin()
-        conn = self.context.__enter__()
+        try:
+            conn = self.context.__enter__()
+        except BaseException:  # the database cannot be reached
+            self.engine.dispose()
+            raise
         if not self.db.is_sqlite:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
             if self.db.schema:
