@@ -75,6 +75,10 @@ def test_the_files_describe_the_deployment():
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert dockerfile.count("\nFROM ") + dockerfile.startswith("FROM ") >= 2  # multi-stage
     assert "USER mayagames" in dockerfile and "pip wheel" in dockerfile
+    copied = {word for line in dockerfile.splitlines() if line.startswith("COPY ") and "--from" not in line
+              for word in line.split()[1:-1]}
+    # what the build backend needs (the compiled build: setup.py, tools/build_compiled.py)
+    assert {"pyproject.toml", "setup.py", "README.md", "build_backend", "tools", "src"} <= copied
     compose = (ROOT / "compose.yaml").read_text()
     for service in ("db:", "migrate:", "web1:", "web2:", "proxy:"):
         assert f"\n  {service}" in compose
