@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs as an operator installs: build the wheel, install it into a clean virtualenv per
+# Installs as an operator installs: build the wheel (compiled engine), install it into a clean virtualenv per
 # extra (no editable checkout, nothing else), and run that extra's command:
 #   base     mayagames games; a terminal game between two bots
 #   server   mayagames serve answering /api/health
@@ -15,8 +15,13 @@ trap 'rm -rf "$WORK"' EXIT
 EXTRAS=("$@")
 [ ${#EXTRAS[@]} -gt 0 ] || EXTRAS=(base server arena rl)
 
-"$PY" -m pip wheel --no-deps --quiet . -w "$WORK/dist"
-WHEEL=$(ls "$WORK"/dist/mayagames-*.whl)
+# The wheel as pip builds it: the package's build backend compiles the engine with mypyc
+# (MAYAGAMES_REQUIRE_COMPILED=1: no silent pure fallback here). Kept in build/dist for
+# .ci/compiled.sh, which runs the engine, bot and equivalence tests on it.
+DIST="$PWD/build/dist"
+rm -rf "$DIST"
+MAYAGAMES_REQUIRE_COMPILED=1 "$PY" -m pip wheel --no-deps --quiet . -w "$DIST"
+WHEEL=$(ls "$DIST"/mayagames-*.whl)
 
 for extra in "${EXTRAS[@]}"; do
   echo "== wheel install: $extra"
@@ -27,6 +32,8 @@ for extra in "${EXTRAS[@]}"; do
   cd "$WORK"  # not the checkout: only the installed package is importable
   case "$extra" in
     base)
+      "$venv/bin/mayagames" --version | tee "$WORK/version.txt"
+      grep -q "compiled: \([0-9]*\) of \1 modules" "$WORK/version.txt"  # every module compiled
       "$venv/bin/mayagames" games > "$WORK/games.txt"; grep -q tikal "$WORK/games.txt"
       "$venv/bin/mayagames" play tzolkin --players random,random --seed 1 > "$WORK/play.txt"
       grep -qi "winner\|game over\|scores" "$WORK/play.txt"

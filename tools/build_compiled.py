@@ -11,6 +11,10 @@ putting ``<out>/src`` first on ``PYTHONPATH`` then runs every command, test and 
 on them. Nothing is written into ``src/`` (an editable install would otherwise run stale
 compiled code). Needs the ``compile`` extra (mypy, setuptools; in ``dev``) and a C compiler.
 Rebuild after every change to the source: the compiled tree is a snapshot.
+
+Wheels (``pip wheel .``, ``pip install .``) compile the same modules by themselves: the
+package's build backend (build_backend/mayagames_build.py) has ``setup.py`` take the list from
+:func:`compiled_modules` here (issue 22).
 """
 
 from __future__ import annotations

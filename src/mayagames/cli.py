@@ -156,7 +156,7 @@ def bench(
 # needs an extra of the package; without it its commands say what to install.
 EXTENSIONS = {  # module -> (extra, its commands)
     "mayagames.arena.cli": ("arena", ("simulate", "report", "agents", "analyze")),
-    "mayagames.server.cli": ("server", ("serve",)),
+    "mayagames.server.cli": ("server", ("serve", "db")),
     "mayagames.rl.cli": ("rl", ("rl",)),
 }
 COMMAND_EXTRAS = {command: extra for extra, commands in EXTENSIONS.values() for command in commands}

@@ -13,7 +13,9 @@ import asyncio
 
 import pytest
 
+from mayagames.server import migrations
 from mayagames.server.db import Database, StaleWrite
+from mayagames.server.migrations import SchemaError
 from mayagames.server.rooms import ServerError
 from mayagames.server.schemas import CreateTable
 from mayagames.server.service import GameService, Subscriber
@@ -84,7 +86,7 @@ def test_outdated_writes_are_refused_and_catching_up_follows_moves_and_undos(db_
     asyncio.run(scenario())
 
 
-def test_a_database_from_before_versions_gets_the_column(tmp_path):
+def test_a_database_from_before_versions_gets_the_column_by_its_upgrade(tmp_path):
     from sqlalchemy import create_engine, text
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
@@ -98,6 +100,9 @@ def test_a_database_from_before_versions_gets_the_column(tmp_path):
                           "'playing', 0, NULL, '2026-01-01', '2026-01-01')"))
     old.dispose()
     db = Database(url)
+    with pytest.raises(SchemaError, match="mayagames db upgrade"):  # the server refuses it
+        db.create_schema()
+    migrations.upgrade(db)  # mayagames db upgrade
     db.create_schema()
     assert db.versions(["t1"]) == {"t1": 0}
     assert db.append_move("t1", 1, "play 1", 0, "playing", None, expected=0) == 1

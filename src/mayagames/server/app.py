@@ -36,6 +36,7 @@ from .accounts import SESSION_COOKIE
 from .db import DEFAULT_URL, Database, is_unavailable
 from .guard import Guard
 from .limits import Rate, RateLimiter, ServerLimits
+from . import observability
 from .bearer import bearer_token
 from .player_routes import add_player_api
 from .players import Players
@@ -59,12 +60,14 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
                hint_budgets: dict[str, str] | None = None,
                limits: ServerLimits | None = None, time_source: Any = None,
                fast_password_hashes: bool = False, clock_tick: float = 1.0,
-               secure_cookies: bool | None = None) -> FastAPI:
+               secure_cookies: bool | None = None, metrics_token: str | None = None) -> FastAPI:
     """Build the app. ``database_url`` defaults to an SQLite file in the current directory;
     ``limits`` default to :meth:`ServerLimits.from_env` (safe for a public server).
 
     ``time_source`` (epoch seconds; default ``time.time``) drives clocks and sessions (tests
-    pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS."""
+    pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS;
+    ``metrics_token``: the bearer token of ``/metrics`` (default: MAYAGAMES_METRICS_TOKEN;
+    none: no metrics page). See observability.py."""
     import time
 
     database = db or Database(database_url or DEFAULT_URL)
@@ -101,6 +104,8 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     add_api(app, service, players)
     add_review_api(app, service, reviews, viewer_seat=players.seat_of_request)
     add_websocket(app, service, players)
+    app.state.metrics = observability.setup(app, service, reviews,
+                                            observability.metrics_token(metrics_token))
     return app
 
 

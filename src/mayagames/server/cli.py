@@ -7,9 +7,12 @@ import os
 import sys
 import threading
 import webbrowser
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from .db import Database
 
 
 def register(app: typer.Typer) -> None:
@@ -19,6 +22,9 @@ def register(app: typer.Typer) -> None:
     ratings.command("seed-bots")(seed_bots)
     ratings.command("show")(show_ratings)
     app.add_typer(ratings, name="ratings")
+    from .dbcli import register as register_db
+
+    register_db(app)
 
 
 def seed_bots(
@@ -42,7 +48,7 @@ def seed_bots(
     if games < 1:
         raise typer.BadParameter("--games must be at least 1")
     db = Database(database_url or DEFAULT_URL)
-    db.create_schema()
+    check_schema(db)
     try:
         board = play_and_record(PlayerStore(db), game, games,
                                 [x.strip() for x in levels.split(",") if x.strip()], players,
@@ -68,7 +74,7 @@ def show_ratings(
     from .ratings import rating_dict
 
     db = Database(database_url or DEFAULT_URL)
-    db.create_schema()
+    check_schema(db)
     for place, rating in enumerate(PlayerStore(db).leaderboard(game, 500), 1):
         row = rating_dict(rating)
         typer.echo(f"{place:>3}. {row['name']:<24} rating {row['rating']:>7.2f}  "
@@ -89,6 +95,12 @@ def serve(
                 "0: threads only"),
     test_games: bool = typer.Option(False, "--test-games", help="also offer the small test game(s) in the lobby"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    log_format: str = typer.Option(
+        "text", help="text, or json: one JSON object per line with the request and table ids, "
+                     "and a line per request"),
+    metrics_token: Optional[str] = typer.Option(
+        None, envvar="MAYAGAMES_METRICS_TOKEN",
+        help="bearer token that opens /metrics (Prometheus); without it /metrics is off"),
     review_budget: str = typer.Option("300i", help="game reviews: search iterations per decision (e.g. 300i)"),
     max_body_bytes: Optional[int] = typer.Option(
         None, help="largest request body or WebSocket message [MAYAGAMES_MAX_BODY_BYTES; 65536]"),
@@ -135,6 +147,11 @@ def serve(
     except SingleInstanceError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+    try:
+        check_schema(guard)
+    except typer.Exit:
+        guard.release_single_instance()
+        raise
 
     from .limits import ServerLimits, parse_setting
 
@@ -150,12 +167,19 @@ def serve(
         raise typer.BadParameter(str(exc)) from exc
     if not rate_limits:
         limits = limits.without_rate_limits()
+    from .observability import log_config
+
+    try:
+        logging_config = log_config(log_format, log_level)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
     import uvicorn
 
     from .app import create_app
     settings = {"database_url": database_url, "bot_delay": bot_delay, "bot_workers": bot_workers,
                 "bot_processes": bot_processes, "review_budget": review_budget,
-                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1"}
+                "list_test_games": test_games or os.environ.get("MAYAGAMES_TEST_GAMES") == "1",
+                "metrics_token": metrics_token or ""}
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     address = f"http://{shown}:{port}/"
     typer.echo(f"mayagames web app: open {address}  (Ctrl-C stops it)")
@@ -168,6 +192,8 @@ def serve(
     options = {"host": host, "port": port, "log_level": log_level, "ws": "websockets-sansio",
                "ws_per_message_deflate": False, "ws_max_size": limits.max_body_bytes,
                "timeout_graceful_shutdown": 3}
+    if logging_config is not None:
+        options.update(log_config=logging_config, access_log=False)
     if workers > 1:  # each worker process builds its own app from the settings
         os.environ[SETTINGS_ENV] = json.dumps({**settings, "limits": limits.to_dict()})
         uvicorn.run("mayagames.server.cli:app_from_settings", factory=True, workers=workers,
@@ -177,6 +203,23 @@ def serve(
 
 
 SETTINGS_ENV = "MAYAGAMES_SERVE_SETTINGS"
+
+
+def check_schema(db: "Database") -> None:
+    """Create a new empty database at the migrations' head, or stop (exit 1) with the reason
+    if its schema is behind or ahead of this code (or damaged, or the database unreachable)."""
+    from .migrations import SchemaError
+
+    try:
+        db.create_schema()
+    except SchemaError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except Exception as exc:  # sqlalchemy.exc.OperationalError and the like
+        typer.echo(f"error: cannot open the database: {type(exc).__name__}: {exc}"[:1500], err=True)
+        raise typer.Exit(1) from None
+    finally:
+        db.engine.dispose()
 
 
 def app_from_settings() -> object:

@@ -38,7 +38,7 @@ except ImportError:  # not on Windows: the SQLite file is then not guarded
     fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, bindparam,
-                        create_engine, delete, event, false, func, insert, inspect, select, text,
+                        create_engine, delete, event, false, func, insert, select, text,
                         update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import (DBAPIError, DisconnectionError, IntegrityError, InterfaceError,
@@ -272,21 +272,16 @@ class Database:
         return url.render_as_string(hide_password=False)
 
     def create_schema(self) -> None:
-        """Create the tables (and the PostgreSQL schema) if they do not exist."""
-        if self.schema:
-            with self.engine.begin() as conn:
-                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
-        if self.shared:  # instances starting together must not race to create the tables
-            with self.engine.begin() as conn:
-                conn.execute(text("SELECT pg_advisory_xact_lock(7243001)"))
-                Base.metadata.create_all(conn)
-                add_missing_columns(conn, self.schema)
+        """Make a new empty database (and PostgreSQL schema) at the migrations' head; accept
+        one at head; refuse any other with a :class:`~.migrations.SchemaError` that names
+        ``mayagames db upgrade`` (nothing changed). See :mod:`.migrations`."""
+        from . import migrations
+
+        migrations.prepare(self)
+        if self.shared:
+            with self.engine.connect() as conn:
                 schema = self.schema or conn.execute(text("SELECT current_schema()")).scalar_one()
             self.channel = notify_channel(str(schema))
-        else:
-            Base.metadata.create_all(self.engine)
-            with self.engine.begin() as conn:
-                add_missing_columns(conn, self.schema)
 
     def drop_schema(self) -> None:
         """Remove a test schema with everything in it (PostgreSQL tests)."""
@@ -678,29 +673,3 @@ def notify_channel(schema: str) -> str:
     """The LISTEN/NOTIFY channel of the tables in ``schema`` (channels are per database)."""
     cleaned = "".join(c if c.isalnum() or c == "_" else "_" for c in schema.lower())
     return f"{CHANNEL}_{cleaned}"[:63]
-
-
-ADDED_COLUMNS = {  # columns newer than the first schema: added to older databases
-    "game_tables": {
-        "version": "INTEGER NOT NULL DEFAULT 0",       # 0; every write bumps it
-        "seed_fixed": "BOOLEAN NOT NULL DEFAULT false",  # older tables: the server drew the seed
-    },
-    "game_moves": {
-        "told": "JSON",  # null: the move is told again when the table loads
-    },
-    "table_meta": {  # (playerstore.TableMetaRow)
-        "resigned": "JSON",  # null: nobody resigned
-    },
-}
-
-
-def add_missing_columns(conn: Connection, schema: str | None) -> None:
-    """Databases made before a column of :data:`ADDED_COLUMNS` existed get it."""
-    for table, added in ADDED_COLUMNS.items():
-        if not inspect(conn).has_table(table, schema=schema):
-            continue  # a table of a part this process did not load (the players' side)
-        columns = {c["name"] for c in inspect(conn).get_columns(table, schema=schema)}
-        name = f'"{schema}".{table}' if schema else table
-        for column, kind in added.items():
-            if column not in columns:
-                conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column} {kind}"))
