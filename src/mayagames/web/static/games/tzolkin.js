@@ -135,6 +135,31 @@ export function places(text) {
   return found;
 }
 
+// --- the player panels (table.js: the side column, the phone's action bar) -----------------
+// A seat's goods and workers at a glance (the score is next to it).
+export function panel(ctx, seat) {
+  const p = ctx.view.players && ctx.view.players[seat];
+  if (!p) return "";
+  const w = p.workers;
+  const total = w.ready + w.on_gears + (w.on_start_space ? 1 : 0);
+  return GOODS.map((k) => res(k, p[k === "skull" ? "skulls" : k])).join("") +
+    `<span class="res-i" title="${esc(`workers: ${w.ready} ready of ${total}`)}">${icon("worker", { size: 17 })}<b>${w.ready}/${total}</b></span>`;
+}
+
+// A worker placed on gear space "gear:N" rides on with the gear: ``rounds`` days later it
+// stands on N + rounds (N + rounds + 1 after a day skipped by the Starting Player Space's
+// second day), if it is still there; other places stay where they are.
+export function follow(place, rounds, view, seat) {
+  const m = /^(\w+):(\d+)$/.exec(place);
+  if (!m) return place;
+  const gear = (view.gears || []).find((g) => g.name === m[1]);
+  if (!gear) return place;
+  for (const at of [Number(m[2]) + rounds, Number(m[2]) + rounds + 1]) {
+    if (at < gear.spaces.length && gear.spaces[at] === seat) return `${gear.name}:${at}`;
+  }
+  return null;  // picked up since (or beyond the gear's last space)
+}
+
 // --- the calendar ------------------------------------------------------------------------------
 function rounds(v, c) {
   const days = v.calendar.food_days;
