@@ -382,17 +382,18 @@ function markLastMoves(board) {
   if (!s || !app.log.length || app.replay) return;  // a replay marks its own step (drawReplay)
   const done = new Set([s.seat]);
   const last = app.log.length - 1;
+  let rounds = 0;  // new rounds told from the entry scanned on (a place follows its worker)
   for (let i = last, scanned = 0; i >= 0 && scanned < 300;) {
     const e = app.log[i];
-    if (done.has(e.seat)) { i--; scanned++; continue; }
+    if (done.has(e.seat)) { rounds += roundsOf(e); i--; scanned++; continue; }
     done.add(e.seat);
     const places = [];
     let j = i;
     for (; j >= 0 && app.log[j].seat === e.seat && (e.turn === undefined || app.log[j].turn === e.turn); j--, scanned++) {
-      places.push(...placesOf(app.log[j]));
+      rounds += roundsOf(app.log[j]);
+      places.push(...placesOf(app.log[j]).map((p) => followPlace(p, rounds, s.view, e.seat)).filter(Boolean));
     }
-    const later = roundsSince(i + 1);
-    for (const place of places.map((p) => followPlace(p, later, s.view, e.seat)).filter(Boolean)) {
+    for (const place of places) {
       for (const node of board.querySelectorAll(`[data-place="${CSS.escape(place)}"]`)) {
         node.classList.add("last-move");
         if (i === last) node.classList.add("latest");
@@ -403,13 +404,11 @@ function markLastMoves(board) {
   }
 }
 
-// How many new rounds (the game's "round" events: a Tzolk'in day, the gears turning) the
-// log tells from entry ``from`` on; the board module moves a place along with them.
-function roundsSince(from) {
+// The new rounds (the game's "round" events: a Tzolk'in day, the gears turning) an entry
+// tells; the board module moves a place along with them.
+function roundsOf(entry) {
   let rounds = 0;
-  for (let k = from; k < app.log.length; k++) {
-    for (const event of app.log[k].events || []) if (event.kind === "round") rounds++;
-  }
+  for (const event of entry.events || []) if (event.kind === "round") rounds++;
   return rounds;
 }
 
