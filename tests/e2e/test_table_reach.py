@@ -211,3 +211,67 @@ def test_a_food_day_panel_folds_at_the_next_turn_and_rings_follow_workers(quick_
                 break
         assert shown and folded
         assert followed >= 5
+
+
+def test_tikal_menu_shows_ap_costs_and_the_guardian_leaves_the_temples_value(quick_server, new_page, support):
+    """Tikal: in an AP turn each move's label says what it costs (the Trail Stones crossed);
+    a Guardian on a temple does not cover its value."""
+    with httpx.Client(base_url=quick_server.url, timeout=30) as http:
+        table = Table(http, support, "tikal", seed=3)
+        for _ in range(400):
+            state = table.mine()
+            if any(a["kind"] == "Move" for a in state["legal"]) and kind_of(state) == "ap":
+                break
+            table.play(table.rng.choice(state["legal"]), state)
+        else:
+            raise AssertionError("no AP turn with a move")
+        page = page_for(new_page, quick_server.url, table, state["seat"], LAPTOP)
+        moves = [a for a in state["legal"] if a["kind"] == "Move"]
+        labels = page.locator("#moves button").all_inner_texts()
+        moved = [t for t in labels if t.startswith("Move ")]
+        assert len(moved) == len(moves) and all(re.search(r"\(\d+ AP\)$", t) for t in moved), moved
+        # a Guardian on a temple of value 10: the two boxes do not meet
+        view = table.state(state["seat"])
+        boxes = page.evaluate("""async (s) => {
+          const tikal = await import('/static/games/tikal.js');
+          const hex = s.view.board.hexes.find((h) => h.kind === 'temple');
+          hex.level = 10; hex.guardian = 0;
+          const drawn = tikal.render({ view: s.view, legal: [], seat: s.seat, seats: s.seats, numPlayers: 2, current: 0,
+            terminal: false, scores: [0, 0], catalogue: {}, winners: [], replay: false });
+          const box = document.createElement('div'); box.style.width = '900px'; box.innerHTML = drawn.html;
+          document.body.append(box);
+          const g = box.querySelector(`[data-place="${hex.name}"]`);
+          const r = (n) => n.getBoundingClientRect().toJSON();
+          return [r(g.querySelector('.tk-level text')), r(g.querySelector('.tk-guardian'))]; }""", view)
+        level, guardian = boxes
+        apart = (level["right"] <= guardian["left"] or guardian["right"] <= level["left"] or
+                 level["bottom"] <= guardian["top"] or guardian["bottom"] <= level["top"])
+        assert apart, boxes
+
+
+def test_phone_header_fits_and_the_review_page_fits_the_screen(quick_server, new_page, support):
+    """The phone's header is not wider than the screen and "Guide" is not clipped; the
+    review page is no wider than the screen, on a laptop and on a phone."""
+    table = finished_tikal(quick_server, support)
+    with httpx.Client(base_url=quick_server.url, timeout=60) as http:
+        http.post(f"/api/tables/{table}/review")
+        deadline = time.monotonic() + 240
+        while http.get(f"/api/tables/{table}/review").json().get("status") != "done":
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+    page = new_page(width=PHONE[0], height=PHONE[1], is_mobile=True, has_touch=True)
+    page.goto(f"{quick_server.url}/table/{table}")
+    page.locator("#board > *").first.wait_for()
+    sizes = page.evaluate("""() => { const g = document.getElementById('tour-open');
+      return [document.documentElement.scrollWidth, innerWidth, document.querySelector('header.top').scrollWidth,
+              g.scrollWidth, g.clientWidth]; }""")
+    assert sizes[0] <= PHONE[0] and sizes[1] == PHONE[0] and sizes[2] <= PHONE[0], sizes
+    assert sizes[3] <= sizes[4], sizes  # "Guide" whole
+    for width, height in ((1400, 800), PHONE):
+        phone = width == PHONE[0]
+        page = new_page(width=width, height=height, is_mobile=phone, has_touch=phone)
+        page.goto(f"{quick_server.url}/review/{table}")
+        page.locator("#graph polyline").first.wait_for(timeout=30_000)
+        page.locator("#step-next").click()
+        wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= width and wide[1] == width, (width, wide)

@@ -252,7 +252,7 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
   s += `<polygon points="${hexPoints(x, y, SIZE - 1)}" fill="${fill}" stroke="${hex.dotted ? "#c9c1b3" : "#5c4d3c"}"${hex.dotted ? ' stroke-dasharray="4 3"' : ""}/>`;
   if (target) s += `<polygon class="tk-ring" points="${hexPoints(x, y, SIZE - 6)}" fill="none"/>`;
   s += t(x, y - SIZE + 15, hex.name, { size: 9, fill: "#3d3128" });
-  if (hex.kind === "temple") s += iconAt("temple", x - 17, y - 8, 15) + `<g class="tk-level">${t(x + 1, y - 1, String(hex.level), { size: 19, weight: "bold" })}</g>`;
+  if (hex.kind === "temple") s += iconAt("temple", x - 19, y - 8, 15) + `<g class="tk-level">${t(x - 1, y - 1, String(hex.level), { size: 19, weight: "bold" })}</g>`;
   if (hex.kind === "ruins") {
     s += iconAt("treasure", x - 17, y - 7, 13) + t(x - 7, y - 2, String(hex.treasures), { size: 11, weight: "bold" }) +
       iconAt("mask", x + 7, y - 7, 13) + t(x + 17, y - 2, String(hex.visible_masks), { size: 11, weight: "bold" });
@@ -266,8 +266,8 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
     s += `<path d="M${x - 29} ${y - 1} l6 -10 l6 10 z" fill="${c}" stroke="#fff"/>`;
   }
   if (hex.guardian !== null && hex.guardian !== undefined) {
-    // top right, clear of a temple's value (two digits reach x + 13)
-    s += `<g class="tk-guardian"><circle cx="${(x + 22).toFixed(1)}" cy="${(y - 17).toFixed(1)}" r="8" fill="${COLOURS[v.colours[hex.guardian]]}"/>` + iconAt("guardian", x + 22, y - 17, 13) + "</g>";
+    // top right, clear of a temple's value (two digits reach x + 11)
+    s += `<g class="tk-guardian"><circle cx="${(x + 23).toFixed(1)}" cy="${(y - 17).toFixed(1)}" r="8" fill="${COLOURS[v.colours[hex.guardian]]}"/>` + iconAt("guardian", x + 23, y - 17, 13) + "</g>";
   }
   s += emBadges(hex, x, y, v.colours);
   return s + "</g>";
