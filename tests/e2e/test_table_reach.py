@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 import re
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 LAPTOP = (1280, 800)
@@ -249,9 +251,22 @@ def test_tikal_menu_shows_ap_costs_and_the_guardian_leaves_the_temples_value(qui
         assert apart, boxes
 
 
-def test_phone_header_fits_and_the_review_page_fits_the_screen(quick_server, new_page, support):
+@pytest.fixture
+def review_server(tmp_path: Path, support: Any) -> Iterator[Any]:
+    """Bots move at once; reviews use a small iteration budget."""
+    from mayagames.server import create_app
+    from mayagames.server.limits import ServerLimits
+
+    app = create_app(f"sqlite:///{tmp_path / 'review.db'}", bot_delay=0.0, review_budget="4i",
+                     limits=ServerLimits(allow_fixed_seed=True).without_rate_limits())
+    with support.LiveServer(app) as live:
+        yield live
+
+
+def test_phone_header_fits_and_the_review_page_fits_the_screen(review_server, new_page, support):
     """The phone's header is not wider than the screen and "Guide" is not clipped; the
     review page is no wider than the screen, on a laptop and on a phone."""
+    quick_server = review_server
     table = finished_tikal(quick_server, support)
     with httpx.Client(base_url=quick_server.url, timeout=60) as http:
         http.post(f"/api/tables/{table}/review")
@@ -275,3 +290,36 @@ def test_phone_header_fits_and_the_review_page_fits_the_screen(quick_server, new
         page.locator("#step-next").click()
         wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert wide[0] <= width and wide[1] == width, (width, wide)
+
+
+def test_a_forced_choice_that_spends_goods_is_confirmed_and_shown(quick_server, new_page, support):
+    """Tzolk'in: a gear action whose only choice the engine makes at once and that spends
+    goods ("do uxmal 4" building the only affordable building) asks the player first (the
+    option is on by default); once confirmed, the log tells it and the board flashes it."""
+    with httpx.Client(base_url=quick_server.url, timeout=30) as http:
+        for seed in range(20, 40):
+            table = Table(http, support, "tzolkin", seed=seed)
+            found = None
+            for _ in range(400):
+                state = table.mine()
+                if state["terminal"]:
+                    break
+                found = next((a for a in state["legal"] if a.get("settles")), None)
+                if found:
+                    break
+                table.play(table.rng.choice(state["legal"]), state)
+            if found:
+                break
+        assert found, "no forced choice met"
+        page = page_for(new_page, quick_server.url, table, state["seat"], LAPTOP)
+        expect(page.locator("#set-confirm")).to_be_checked()
+        page.locator(f"#moves button[data-action-id='{found['id']}']").click()
+        dialog = page.locator(".settle-confirm")
+        expect(dialog).to_contain_text(found["settles"]["text"])
+        assert table.state()["move_number"] == state["move_number"]  # nothing sent yet
+        page.locator("#settle-ok").click()
+        expect(page.locator("#log li.settled")).to_have_count(1)
+        expect(page.locator("#log li").last).to_contain_text("builds")
+        place = found["settles"]["places"][0]
+        expect(page.locator(f"#board [data-place='{place}'].settled").first).to_be_attached()
+        assert table.state()["move_number"] > state["move_number"]

@@ -204,6 +204,9 @@ class GamePlugin:
     encoding: "Any | Lazy | None" = None
     #: (view, legal) -> the moves a careful beginner would consider (the ``easy`` bot's guard rails)
     sensible_actions: "Callable[[State, Any], list[Any]] | Lazy | None" = None
+    #: (view, action) -> what ``action`` also does at once, a choice with one option left
+    #: that spends goods, as ``{"text", "places"}`` (the table asks to confirm it), or None
+    settled_choice: "Callable[[State, Any], dict[str, Any] | None] | Lazy | None" = None
 
     def part(self, name: str) -> Any:
         """The field ``name``, a Lazy reference loaded."""

@@ -90,7 +90,8 @@ INFO = register(GameInfo(
         seat_features=seat_features, details=decision_details,
         catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
         encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),
-        sensible_actions=Lazy("mayagames.tzolkin.sensible:sensible_actions")),
+        sensible_actions=Lazy("mayagames.tzolkin.sensible:sensible_actions"),
+        settled_choice=Lazy("mayagames.tzolkin.settled:settled_choice")),
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))

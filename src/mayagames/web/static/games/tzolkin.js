@@ -371,11 +371,11 @@ function drawPlayer(p, v, ctx) {
   s += `<p class="tz-line" data-tip="${esc("Light board: may advance the calendar 2 days once (then dark). Harvest tiles count for monuments M03/M04.")}">${esc(p.board)} board · harvest tiles: ${p.harvest_tiles.corn} corn, ${p.harvest_tiles.wood} wood${esc(farms)}</p>`;
   const built = p.buildings.map((id) => {
     const info = (c.buildings || {})[id];
-    return `<span class="tz-chip"${rulesAt(RULES.buildings)} style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
+    return `<span class="tz-chip" data-place="${esc(id)}"${rulesAt(RULES.buildings)} style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
   }).join("");
   const mons = p.monuments.map((id) => {
     const info = (c.monuments || {})[id];
-    return `<span class="tz-chip monument"${rulesAt(RULES.monuments)} data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
+    return `<span class="tz-chip monument" data-place="${esc(id)}"${rulesAt(RULES.monuments)} data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
   }).join("");
   if (built || mons) s += `<div class="tz-row">${built}${mons}</div>`;
   const kept = p.start_tiles.kept.filter((x) => x !== "?");

@@ -373,6 +373,7 @@ function drawBoard(ctx, legal) {
     node._actions = actions;
   }
   markLastMoves(board);
+  flashSettled(board);
 }
 
 // The places each other player's last turn touched ("places" of the log entries; older
@@ -649,13 +650,45 @@ function showEventPanel(event, entry) {
   $("event-panel").dataset.kind = event.kind;
 }
 
-function play(actionId) {
+// A move that also makes a choice with one option left, spending goods ("do tikal 4"
+// building the only building you can afford; the server's "settles"): asked first, unless
+// the player turned the confirmation off; afterwards what it built is flashed on the board.
+function play(actionId, confirmed = false) {
   if (app.pending || !app.state) return;
+  const action = app.state.legal.find((a) => a.id === actionId);
+  if (action && action.settles && !confirmed && $("set-confirm").checked) { confirmSettled(action); return; }
+  if (action && action.settles) app.settled = { move: app.state.move_number, places: action.settles.places || [] };
   app.pending = ++app.rid;
   stats.sentAt = performance.now();
   stats.click = { sent: stats.sentAt, move: app.state.move_number };
   send({ type: "move", move_number: app.state.move_number, action_id: actionId, rid: app.pending });
   draw();
+}
+
+function confirmSettled(action) {
+  closeChooser();
+  hideTip();
+  const box = el("div", { class: "chooser settle-confirm", id: "chooser", role: "dialog", "aria-label": "confirm" },
+    el("p", { class: "chooser-tip" }, `${label(action)}. ${action.settles.text}`),
+    el("button", { type: "button", id: "settle-ok", onclick: () => { closeChooser(); play(action.id, true); } }, "Confirm"),
+    el("button", { type: "button", class: "secondary", onclick: closeChooser }, "Cancel"));
+  document.body.append(box);
+  const bar = $("actionbar").getBoundingClientRect();
+  box.style.left = `${Math.max(8, Math.min(bar.left, window.innerWidth - box.offsetWidth - 8))}px`;
+  box.style.top = `${Math.max(8, bar.bottom + 6)}px`;
+  $("settle-ok").focus();
+}
+
+// After the answer to a settled move is drawn: its places (the building built) flash.
+function flashSettled(board) {
+  const done = app.settled;
+  if (!done || !app.state || app.state.move_number <= done.move) return;
+  app.settled = null;
+  const nodes = done.places.flatMap((place) => [...board.querySelectorAll(`[data-place="${CSS.escape(place)}"]`)]);
+  for (const node of nodes) node.classList.add("settled");
+  setTimeout(() => { for (const node of nodes) node.classList.remove("settled"); }, 2500);
+  const line = $("log").lastElementChild?.querySelector("li:last-child");
+  if (line) { line.classList.add("settled"); setTimeout(() => line.classList.remove("settled"), 2500); }
 }
 
 function undo() {
@@ -812,7 +845,7 @@ function wire() {
   $("tour-open").addEventListener("click", () => startTour(app.state ? app.state.game : ""));
   $("debug").classList.toggle("hidden", !DEBUG);
   document.addEventListener("click", (e) => {
-    if (!e.target.closest(".chooser") && !e.target.closest(".target")) closeChooser();
+    if (!e.target.closest(".chooser") && !e.target.closest(".target") && !e.target.closest("[data-action-id]")) closeChooser();
     if (!e.target.closest("[data-tip]")) hideTip();
   });
   document.addEventListener("keydown", (e) => {
