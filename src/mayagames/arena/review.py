@@ -170,6 +170,7 @@ class ReviewSearch(MCTSAgent):
         self.seat = seat
         self.played = played
         self.share = share
+        self.free_means: dict[Action, float] | None = None
         self.margins: dict[Action, float] = {}  # sum of leaf margins per root action
         self.forced_visits: dict[Action, int] = {}  # visits given to the move played by force
         self._root_action: Action | None = None
@@ -235,6 +236,8 @@ class ReviewSearch(MCTSAgent):
     def _iterate(self, root: Node, state: State, *args: Any) -> int:
         self.root = root
         if self._measuring():
+            if self.free_means is None:  # the free search's estimates (its ties are broken by them)
+                self.free_means = {a: round(n.mean(), 4) for a, n in root.children.items() if n.visits}
             if self.played is None or not self._needs_share(root):
                 return 0  # the move played has its share: the iterations left are not run
             self.forced_visits[self.played] = self.forced_visits.get(self.played, 0) + 1
@@ -272,7 +275,7 @@ def analyse_decision(task: DecisionTask, budget: Budget) -> DecisionReview:
     root, iterations, seconds = search.run(view, legal)
     review.iterations, review.seconds = iterations, round(seconds, 4)
     stats = root_statistics(root, search)
-    best = preferred(stats, legal)
+    best = preferred(stats, legal, search.free_means)
     review.best = str(best)
     review.best_win_prob, review.best_margin = stats[best]["win_prob"], stats[best]["margin"]
     review.win_prob, review.margin = review.best_win_prob, review.best_margin
@@ -352,11 +355,14 @@ def root_statistics(root: Node, search: ReviewSearch) -> dict[Action, dict[str, 
     return stats
 
 
-def preferred(stats: dict[Action, dict[str, Any]], legal: Sequence[Action]) -> Action:
+def preferred(stats: dict[Action, dict[str, Any]], legal: Sequence[Action],
+              means: dict[Action, float] | None = None) -> Action:
     """The search's choice: the most visited root action (by its own choice), ties broken
-    by the higher estimate and then by the order of the legal actions."""
+    by the higher estimate (``means``: the free search's, before the move played was
+    measured) and then by the order of the legal actions."""
     order = {a: i for i, a in enumerate(legal)}
-    return max(stats, key=lambda a: (stats[a]["visits"], stats[a]["win_prob"], -order.get(a, 0)))
+    estimate = (lambda a: means.get(a, stats[a]["win_prob"])) if means else (lambda a: stats[a]["win_prob"])
+    return max(stats, key=lambda a: (stats[a]["visits"], estimate(a), -order.get(a, 0)))
 
 
 def best_turn(root: Node, first: Action, view: State, seat: int, rng: Rng) -> list[str]:
