@@ -97,7 +97,7 @@ def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots
     text = page.locator("#hint-text").inner_text()
     hints = httpx.get(f"{review_server.url}/api/tables/{data['table']}/hints").json()["hints"]
     # the game's sentence ("P0 plays a 6 ..."), not the notation ("play 6")
-    assert len(hints) == 1 and "P0 plays" in text and hints[0]["action"] not in text
+    assert len(hints) == 1 and "suggests: P0 " in text and hints[0]["action"] not in text
     assert re.search(r"the only move|best move|close call", text)  # how sure, in words (issue 23)
     hinted = page.locator("#moves button.hinted")  # the hinted button stands out
     expect(hinted).to_have_count(1)

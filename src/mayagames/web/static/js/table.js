@@ -569,7 +569,7 @@ const BAR_MOVES = 12;
 
 function drawMoves(legal) {
   const hinted = hintedAction();
-  const button = (a) => el("button", { type: "button", "data-action-id": a.id, class: a.id === hinted ? "hinted" : null,
+  const button = (a) => el("button", { type: "button", "data-action-id": a.id, class: a.id === hinted ? "hinted" : "",
     onclick: () => play(a.id) }, label(a));
   const box = $("moves");
   box.replaceChildren(...legal.map(button));
