@@ -211,6 +211,8 @@ def run(game: str, clicks: int, late: int, seed: int, timeout_s: float,
                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
                 context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
                 context.add_init_script(f"localStorage.setItem('mayagames:tour:{game}', 'done')")
+                # no confirmation of forced choices (a person's click, not the board's time)
+                context.add_init_script("localStorage.setItem('mayagames:settings', JSON.stringify({ confirm: false }))")
                 context.add_init_script(PROBE)
                 table = Table(http, game, seed)
                 for label, target in (("early", 0), (f"late ({late}+)", late)):

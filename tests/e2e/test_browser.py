@@ -243,6 +243,9 @@ def board_turn(page, decision: int) -> bool:
     chooser = page.locator("#chooser button[data-action-id]")
     if chooser.count():
         chooser.first.click()
+    confirm = page.locator("#settle-ok")  # a forced choice that spends goods: confirmed (issue 23)
+    if confirm.count():
+        confirm.click()
     page.wait_for_function("n => document.querySelectorAll('#log li').length !== n", arg=logged)
     return True
 

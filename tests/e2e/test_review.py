@@ -93,12 +93,16 @@ def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots
     page.goto(f"{review_server.url}/table/{data['table']}#token={data['tokens'][0]}")
     page.locator("#hint").wait_for()
     page.locator("#hint").click()
-    expect(page.locator("#hint-text")).to_contain_text("would play")
+    expect(page.locator("#hint-text")).to_contain_text("suggests")
     text = page.locator("#hint-text").inner_text()
     url = f"{review_server.url}/api/tables/{data['table']}/hints"
     hints = httpx.get(url, headers=support.bearer(data["tokens"][0])).json()["hints"]
-    assert len(hints) == 1 and hints[0]["action"] in text
+    # the game's sentence ("P0 plays a 6 ..."), not the notation ("play 6")
+    assert len(hints) == 1 and "suggests: P0 " in text and hints[0]["action"] not in text
+    assert re.search(r"the only move|best move|close call", text)  # how sure, in words (issue 23)
     assert httpx.get(url).json()["hints"] == []  # the seat's own until the game ends
+    hinted = page.locator("#moves button.hinted")  # the hinted button stands out
+    expect(hinted).to_have_count(1)
     page.screenshot(path=str(shots / "hint.png"))
     spectator = new_page()
     spectator.goto(f"{review_server.url}/table/{data['table']}")

@@ -34,6 +34,7 @@ an iteration budget the analysis is the same whatever the number of jobs. JSON l
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -149,15 +150,27 @@ def seat_margin(scores: Sequence[float], seat: int) -> float:
 class ReviewSearch(MCTSAgent):
     """The MCTS bot's search, also averaging each root action's leaf score margin, and
     giving the move played at least a share of the iterations (so both moves compared
-    have a measured estimate). The tree and its rewards are exactly the bot's."""
+    have a measured estimate). The tree and its rewards are exactly the bot's.
+
+    With an iteration budget the search first runs its budget as the bot would, without
+    a move played (what it prefers is what a hint at that budget and seed prefers:
+    :func:`suggest`), then gives the move played the iterations it lacks of its share, on
+    its own branch only (issue 23: forcing it during the search steered the tree away
+    from it, so a hinted move, once played, read as a loss). With a time budget the move
+    played is given its share during the search."""
 
     def __init__(self, seed: int, budget: Budget, seat: int, played: Action | None,
                  share: float = PLAYED_SHARE) -> None:
-        super().__init__(seed, iterations=budget.iterations, seconds=budget.seconds,
-                         name="review")
+        self.budget = budget.iterations  # the free search's iterations (None: by time)
+        extra = 0
+        if played is not None and budget.iterations is not None:
+            extra = math.ceil(share * budget.iterations / (1 - share)) + 1
+        super().__init__(seed, iterations=None if budget.iterations is None else budget.iterations + extra,
+                         seconds=budget.seconds, name="review")
         self.seat = seat
         self.played = played
         self.share = share
+        self.free_means: dict[Action, float] | None = None
         self.margins: dict[Action, float] = {}  # sum of leaf margins per root action
         self.forced_visits: dict[Action, int] = {}  # visits given to the move played by force
         self._root_action: Action | None = None
@@ -167,10 +180,22 @@ class ReviewSearch(MCTSAgent):
 
     # Hooks on the bot's search: remember the root action of each iteration and the
     # score margin of its leaf, then add that margin to the root action's sum.
+    def _measuring(self) -> bool:
+        """Past the free search's budget: only the move played is searched."""
+        return self.budget is not None and self._root_visits >= self.budget
+
+    def _needs_share(self, root: Node) -> bool:
+        played = self.played
+        visits = root.children[played].visits if played in root.children else 0
+        return visits < self.share * self._root_visits
+
     def _select(self, node: Node, legal: Sequence[Action], at_root: bool) -> Action:
         if at_root:
             played = self.played
-            if (played is not None and played in node.children
+            if self._measuring():
+                self._root_action = played
+                return played
+            if (self.budget is None and played is not None and played in node.children
                     and node.children[played].visits < self.share * self._root_visits):
                 self.forced_visits[played] = self.forced_visits.get(played, 0) + 1
                 self._root_action = played
@@ -178,6 +203,12 @@ class ReviewSearch(MCTSAgent):
             self._root_action = super()._select(node, legal, at_root)
             return self._root_action
         return super()._select(node, legal, at_root)
+
+    def _count_availability(self, node: Node, legal: Sequence[Action]) -> list[Action]:  # type: ignore[override]
+        untried = MCTSAgent._count_availability(node, legal)
+        if node is self.root and self._measuring():  # only the move played's branch
+            return [self.played] if self.played in untried else []
+        return untried
 
     def _pick_untried(self, untried: list[Action], rng: Rng, at_root: bool) -> Action:
         action = super()._pick_untried(untried, rng, at_root)
@@ -204,6 +235,12 @@ class ReviewSearch(MCTSAgent):
 
     def _iterate(self, root: Node, state: State, *args: Any) -> int:
         self.root = root
+        if self._measuring():
+            if self.free_means is None:  # the free search's estimates (its ties are broken by them)
+                self.free_means = {a: round(n.mean(), 4) for a, n in root.children.items() if n.visits}
+            if self.played is None or not self._needs_share(root):
+                return 0  # the move played has its share: the iterations left are not run
+            self.forced_visits[self.played] = self.forced_visits.get(self.played, 0) + 1
         self._root_action = None
         depth = super()._iterate(root, state, *args)
         action = self._root_action
@@ -238,7 +275,7 @@ def analyse_decision(task: DecisionTask, budget: Budget) -> DecisionReview:
     root, iterations, seconds = search.run(view, legal)
     review.iterations, review.seconds = iterations, round(seconds, 4)
     stats = root_statistics(root, search)
-    best = preferred(stats, legal)
+    best = preferred(stats, legal, search.free_means)
     review.best = str(best)
     review.best_win_prob, review.best_margin = stats[best]["win_prob"], stats[best]["margin"]
     review.win_prob, review.margin = review.best_win_prob, review.best_margin
@@ -255,6 +292,56 @@ def analyse_decision(task: DecisionTask, budget: Budget) -> DecisionReview:
     return review
 
 
+def suggest(view: State, seat: int, budget: Budget, seed: int) -> DecisionReview:
+    """A hint: the review's search at a decision not yet played, without a move played.
+    With an iteration budget, the review of the decision (the same budget and seed) runs
+    this very search before it measures the move played (:class:`ReviewSearch`): it
+    prefers the same move, so a hinted move, once played, is the review's choice too."""
+    if view.viewer != seat or view.current_player != seat:
+        raise ReviewError(f"a hint needs seat {seat}'s view at its own decision")
+    legal = view.legal_actions()
+    review = DecisionReview(0, seat, 0, "", len(legal))
+    if len(legal) == 1:
+        review.forced, review.best = True, str(legal[0])
+        return review
+    search = ReviewSearch(seed, budget, seat, None)
+    root, review.iterations, seconds = search.run(view, legal)
+    review.seconds = round(seconds, 4)
+    stats = root_statistics(root, search)
+    best = preferred(stats, legal)
+    review.best = str(best)
+    review.best_win_prob, review.best_margin = stats[best]["win_prob"], stats[best]["margin"]
+    review.win_prob, review.margin = review.best_win_prob, review.best_margin
+    review.top = [{"action": str(a), **s} for a, s in
+                  sorted(stats.items(), key=lambda kv: -kv[1]["visits"])[:5]]
+    review.best_turn = best_turn(root, best, view, seat, Rng(seed ^ 0x5EED))
+    return review
+
+
+def confidence(review: DecisionReview) -> str:
+    """How sure the search is of its preferred move, in words: its estimate against the
+    next best move's (the labels' thresholds: a gap the review would call a mistake is
+    "clearly", one it would call an inaccuracy "probably")."""
+    if review.forced or len(review.top) < 2:
+        return "the only move"
+    gap = (review.best_win_prob or 0.0) - max(t["win_prob"] for t in review.top[1:])
+    if gap >= MISTAKE:
+        return "clearly the best move"
+    if gap >= INACCURACY:
+        return "probably the best move"
+    return "a close call: other moves look about as good"
+
+
+def chances(win_prob: float | None) -> str:
+    """A win probability in words, for a player (the number follows in brackets)."""
+    if win_prob is None:
+        return ""
+    words = ("you are likely to win" if win_prob >= 0.7 else "you are ahead" if win_prob >= 0.55
+             else "it is even" if win_prob > 0.45 else "you are behind" if win_prob > 0.3
+             else "you are likely to lose")
+    return f"{words} ({round(100 * win_prob)}% win chance)"
+
+
 def root_statistics(root: Node, search: ReviewSearch) -> dict[Action, dict[str, Any]]:
     """Per root action: its visits (those given by the search's own choice), mean win
     probability and mean score margin."""
@@ -268,11 +355,14 @@ def root_statistics(root: Node, search: ReviewSearch) -> dict[Action, dict[str, 
     return stats
 
 
-def preferred(stats: dict[Action, dict[str, Any]], legal: Sequence[Action]) -> Action:
+def preferred(stats: dict[Action, dict[str, Any]], legal: Sequence[Action],
+              means: dict[Action, float] | None = None) -> Action:
     """The search's choice: the most visited root action (by its own choice), ties broken
-    by the higher estimate and then by the order of the legal actions."""
+    by the higher estimate (``means``: the free search's, before the move played was
+    measured) and then by the order of the legal actions."""
     order = {a: i for i, a in enumerate(legal)}
-    return max(stats, key=lambda a: (stats[a]["visits"], stats[a]["win_prob"], -order.get(a, 0)))
+    estimate = (lambda a: means.get(a, stats[a]["win_prob"])) if means else (lambda a: stats[a]["win_prob"])
+    return max(stats, key=lambda a: (stats[a]["visits"], estimate(a), -order.get(a, 0)))
 
 
 def best_turn(root: Node, first: Action, view: State, seat: int, rng: Rng) -> list[str]:

@@ -207,6 +207,9 @@ class GamePlugin:
     #: (a view's ``to_dict()``) -> the part of it a table shows now (a hot-seat device is
     #: passed only when this differs from a spectator's). Fallback: the whole view.
     shown_view: "Callable[[dict[str, Any]], dict[str, Any]] | Lazy | None" = None
+    #: (view, action) -> what ``action`` also does at once, a choice with one option left
+    #: that spends goods, as ``{"text", "places"}`` (the table asks to confirm it), or None
+    settled_choice: "Callable[[State, Any], dict[str, Any] | None] | Lazy | None" = None
 
     def part(self, name: str) -> Any:
         """The field ``name``, a Lazy reference loaded."""

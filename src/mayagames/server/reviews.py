@@ -44,9 +44,9 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..agents import LEVELS, parse_budget
 from ..agents.heuristic import HeuristicAgent, argmax_random_tie
 from ..agents.hooks import score_scale
-from ..arena.review import (Budget, DecisionReview, DecisionTask, analyse_decision, assemble,
-                            decision_tasks)
-from ..core.game import action_to_dict
+from ..arena.review import (Budget, DecisionReview, analyse_decision, assemble, chances,
+                            confidence, decision_tasks, suggest)
+from ..core.game import action_to_dict, fill_names
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
 from .db import Base, Database, now
@@ -213,7 +213,8 @@ class Reviews:
         if parsed.iterations is None:
             raise ValueError("the review budget must be a number of iterations (e.g. 300i)")
         self.budget = Budget(min(parsed.iterations, limits.bot_max_iterations))
-        wanted = {"hard": LEVELS["hard"][0].partition(":")[2], **(hint_budgets or {})}
+        # the hard hint is the review's search at the review's budget (issue 23: the two agree)
+        wanted = {"hard": str(self.budget), **(hint_budgets or {})}
         self.hint_budgets = {level: str(capped(Budget.parse(text), limits.bot_max_iterations,
                                                limits.bot_max_seconds))
                              for level, text in wanted.items()}
@@ -316,10 +317,11 @@ class Reviews:
         if stored is not None:
             return shown_hint(stored)
         view = room.state.view(seat)
+        review_seed = derive_seed(room.stored.seed, room.id, "review")  # the review's, per move
         text = await asyncio.get_running_loop().run_in_executor(
             self.executor(), compute_hint, view, seat, req.level,
-            self.hint_budgets.get(req.level, ""), derive_seed(room.stored.seed, room.id, "hint",
-                                                                req.move_number))
+            self.hint_budgets.get(req.level, ""), derive_seed(review_seed, "review", req.move_number))
+        text["sentence"] = fill_names(text.get("sentence", ""), room.seat_names)
         data = {"move_number": req.move_number, "seat": seat, "level": req.level, **text}
         async with room.lock:
             if room.move_number != req.move_number or position_key(room) != position:
@@ -366,19 +368,38 @@ def add_action_dicts(review: dict[str, Any], room: Room) -> None:
 
 
 def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> dict[str, Any]:
-    """In a bot worker: the level's choice from ``view`` and its estimate."""
+    """In a bot worker: the level's choice from ``view``, its estimate, and for a player
+    the move as the game's log would tell it (``sentence``, names as ``{seat:N}``), how
+    sure the bot is (``confidence``) and the chances in words (``chances``). ``hard`` is
+    the review's search (:func:`mayagames.arena.review.suggest`): given the review's
+    budget and seed for the move, it prefers what the review will."""
     legal = view.legal_actions()
     if level == "medium" or len(legal) == 1:
         values = HeuristicAgent(seed).action_values(view, legal)
         best = argmax_random_tie(values, Rng(seed))
+        ranked = sorted(values, reverse=True)
+        sure = ("the only move" if len(values) == 1 else "clearly the best move"
+                if ranked[0] - ranked[1] >= 1.0 else "a close call: other moves look about as good")
         return {"action": str(legal[best]), "margin": round(values[best], 2), "win_prob": None,
-                "bot": LEVELS["medium"][0]}
+                "bot": LEVELS["medium"][0], "sentence": hint_sentence(view, legal[best], seed),
+                "confidence": sure, "chances": ""}
     iterations, seconds = parse_budget(budget, f"hint budget {budget}")
-    task = DecisionTask(0, seat, 0, view, str(legal[0]), seed)
-    review = analyse_decision(task, Budget(iterations, seconds))
+    review = suggest(view, seat, Budget(iterations, seconds), seed)
+    assert review.best is not None
     return {"action": review.best, "margin": review.best_margin, "win_prob": review.best_win_prob,
             "bot": f"mcts:{budget}", "best_turn": review.best_turn,
-            "score_scale": score_scale(view.info)}
+            "score_scale": score_scale(view.info),
+            "sentence": hint_sentence(view, view.parse_action(review.best), seed),
+            "confidence": confidence(review), "chances": chances(review.best_win_prob)}
+
+
+def hint_sentence(view: Any, action: Any, seed: int) -> str:
+    """``action`` as the game's log tells it to a spectator (so nothing hidden), played in
+    a world sampled from ``view`` (the sentence, not the events it may set off)."""
+    world = view.determinize(Rng(seed))
+    after = world.clone()
+    after.apply(action)
+    return str(view.info.narrate(world, action, after, None).text)
 
 
 def address_of(request: Request) -> str:

@@ -444,7 +444,7 @@ class Room:
             "move_number": self.move_number, "current_player": current,
             "terminal": self.finished, "view": view_dict,
             "private": seat is not None and self.is_private(view_dict),
-            "legal": [{"id": i, **action_to_dict(a)} for i, a in enumerate(legal)],
+            "legal": self.legal_dicts(view, legal),
             "log_from": log_from,
             "log": [e.to_dict(seat, names=self.seat_names) for e in self.log[log_from:]],
             "scores": self.state.scores() if self.state.is_terminal else view.scores(),
@@ -453,6 +453,20 @@ class Room:
             "can_undo": self.undo_refusal(seat) is None,
             "rematch": self.rematch,
         }
+
+    def legal_dicts(self, view: Any, legal: list[Any]) -> list[dict[str, Any]]:
+        """The legal actions as the browser reads them; ``settles``: what one also does at
+        once, a choice with one option left that spends goods (the game's
+        ``settled_choice``, from the seat's view; the table asks to confirm it)."""
+        settled = self.info.plugin.part("settled_choice") if legal else None
+        out = []
+        for i, action in enumerate(legal):
+            data = {"id": i, **action_to_dict(action)}
+            told = settled(view, action) if settled is not None else None
+            if told:
+                data["settles"] = told
+            out.append(data)
+        return out
 
     def is_private(self, view_dict: dict[str, Any]) -> bool:
         """Whether a seat's view shows something a spectator may not see (a hot-seat

@@ -91,7 +91,8 @@ INFO = register(GameInfo(
         catalogue=Lazy("mayagames.tzolkin.catalogue:catalogue"),
         encoding=Lazy("mayagames.tzolkin.encoding:ENCODING"),
         sensible_actions=Lazy("mayagames.tzolkin.sensible:sensible_actions"),
-        shown_view=Lazy("mayagames.tzolkin.describe:shown_view")),
+        shown_view=Lazy("mayagames.tzolkin.describe:shown_view"),
+        settled_choice=Lazy("mayagames.tzolkin.settled:settled_choice")),
     narrator=narrate,
     rules_page=(Path(__file__).parent / "rules_page.md").read_text(encoding="utf-8"),
 ))

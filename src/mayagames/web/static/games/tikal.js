@@ -50,9 +50,46 @@ function keyOf(action) {
   }
 }
 
-const COST_OF = { Deploy: "deploy", Transfer: "transfer", Clear: "clear_floor", Guardian: "guardian", Unearth: "unearth" };
+const COST_OF = { Deploy: "deploy", Transfer: "transfer", Clear: "clear_floor", Guardian: "guardian", Unearth: "unearth",
+  Camp: "base_camp", Stone: "trail_stone", Trade: "trade" };
+const PAID_WITH_AP = new Set(["token", "alone", "volcano", "final"]);  // contexts of the "ap" decision
+
+// What an action of the AP decision costs (issue 23: a move cost 4 AP, learned afterwards):
+// a move, the Trail Stones crossed (the edge's cost) times the AP per stone; the others,
+// the catalogue's AP costs. "" outside an AP decision or where the card pays.
+export function apCost(action, view = lastView, catalogue = lastCatalogue) {
+  const pending = view && view.pending;
+  const costs = catalogue && catalogue.ap_costs;
+  if (!pending || pending.kind !== "ap" || !costs) return "";
+  if (action.kind === "Move") {
+    const stones = edgeCost(view, action.from_hex, action.to_hex);
+    if (stones === null) return "";
+    const n = stones * costs.move_per_stone;
+    return pending.context === "moves" ? `${n} move point${n === 1 ? "" : "s"}` : `${n} AP`;
+  }
+  if (!PAID_WITH_AP.has(pending.context)) return "";
+  const key = action.kind === "Recruit" ? (action.figure === "leader" ? "recruit_leader" : "recruit_explorer") : COST_OF[action.kind];
+  return key && costs[key] !== undefined ? `${costs[key]} AP` : "";
+}
+
+function edgeCost(view, a, b) {
+  if (!view.board || !view.board.edges) return null;
+  if (edgeIndex.edges !== view.board.edges) {
+    edgeIndex.edges = view.board.edges;
+    edgeIndex.cost = new Map(view.board.edges.map((e) => [e.hexes.slice().sort().join("|"), e.cost]));
+  }
+  const cost = edgeIndex.cost.get([a, b].sort().join("|"));
+  return cost === undefined ? null : cost;
+}
+const edgeIndex = { edges: null, cost: new Map() };
 
 export function label(action, catalogue = lastCatalogue) {
+  const text = labelText(action, catalogue);
+  const cost = apCost(action, lastView, catalogue);
+  return cost ? `${text} (${cost})` : text;
+}
+
+function labelText(action, catalogue) {
   const cards = (catalogue && catalogue.cards) || {};
   const title = (name) => (cards[name] ? `${cards[name].title} (${name})` : name);
   const figure = (f) => (f === "leader" ? "Leader" : "Explorer");
@@ -92,6 +129,7 @@ export function label(action, catalogue = lastCatalogue) {
 }
 
 let lastCatalogue = {};  // label() is also called for the page's list of moves
+let lastView = null;     // (and the AP costs it shows come from the view drawn last)
 
 function cap(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
@@ -123,6 +161,23 @@ function rulesAt(anchor) {
 // ids; the board marks those it has): for servers whose log entries carry no "places".
 export function places(text) {
   return text.split(/\s+/).filter((word) => /^[A-Za-z]+(-[A-Za-z0-9]+)*$|^[a-l]\d{1,2}$|^[A-Z]-\d+$/.test(word) && word.length > 1);
+}
+
+// --- the player panels (table.js: the side column, the phone's action bar) -----------------
+// A seat's AP token, treasures, cards and figures at a glance (the score is next to it).
+export function panel(ctx, seat) {
+  const p = ctx.view.players && ctx.view.players[seat];
+  if (!p) return "";
+  const camp = p.campsite;
+  const treasures = Object.values(p.museum).reduce((a, n) => a + n, 0);
+  const cards = camp.right.length + camp.left.length;
+  const item = (name, value, title) => `<span class="res-i" title="${esc(title)}">${icon(name, { size: 17 })}<b>${esc(String(value))}</b></span>`;
+  return item("ap", camp.ap_token ?? "–", camp.ap_token !== null && camp.ap_token !== undefined ? `AP token ${camp.ap_token}` : "no AP token") +
+    item("treasure", treasures, `${treasures} treasure${treasures === 1 ? "" : "s"} in the museum`) +
+    `<span class="res-i" title="${esc(`${cards} action card${cards === 1 ? "" : "s"} on the campsite`)}">🂠<b>${cards}</b></span>` +
+    item("explorer", p.available.explorers, `${p.available.explorers} Explorers in the Available Supply`) +
+    item("leader", p.available.leaders, `${p.available.leaders} Leaders in the Available Supply`) +
+    (p.passed ? '<span class="badge">passed</span>' : "");
 }
 
 // --- the site board (SVG) -----------------------------------------------------------------
@@ -197,7 +252,7 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
   s += `<polygon points="${hexPoints(x, y, SIZE - 1)}" fill="${fill}" stroke="${hex.dotted ? "#c9c1b3" : "#5c4d3c"}"${hex.dotted ? ' stroke-dasharray="4 3"' : ""}/>`;
   if (target) s += `<polygon class="tk-ring" points="${hexPoints(x, y, SIZE - 6)}" fill="none"/>`;
   s += t(x, y - SIZE + 15, hex.name, { size: 9, fill: "#3d3128" });
-  if (hex.kind === "temple") s += iconAt("temple", x - 13, y - 8, 15) + t(x + 5, y - 1, String(hex.level), { size: 19, weight: "bold" });
+  if (hex.kind === "temple") s += iconAt("temple", x - 19, y - 8, 15) + `<g class="tk-level">${t(x - 1, y - 1, String(hex.level), { size: 19, weight: "bold" })}</g>`;
   if (hex.kind === "ruins") {
     s += iconAt("treasure", x - 17, y - 7, 13) + t(x - 7, y - 2, String(hex.treasures), { size: 11, weight: "bold" }) +
       iconAt("mask", x + 7, y - 7, 13) + t(x + 17, y - 2, String(hex.visible_masks), { size: 11, weight: "bold" });
@@ -211,7 +266,8 @@ function drawHex(hex, x, y, v, ctx, targets, dim) {
     s += `<path d="M${x - 29} ${y - 1} l6 -10 l6 10 z" fill="${c}" stroke="#fff"/>`;
   }
   if (hex.guardian !== null && hex.guardian !== undefined) {
-    s += `<circle cx="${(x + 24).toFixed(1)}" cy="${(y - 8).toFixed(1)}" r="9" fill="${COLOURS[v.colours[hex.guardian]]}"/>` + iconAt("guardian", x + 24, y - 8, 14);
+    // top right, clear of a temple's value (two digits reach x + 11)
+    s += `<g class="tk-guardian"><circle cx="${(x + 23).toFixed(1)}" cy="${(y - 17).toFixed(1)}" r="8" fill="${COLOURS[v.colours[hex.guardian]]}"/>` + iconAt("guardian", x + 23, y - 17, 13) + "</g>";
   }
   s += emBadges(hex, x, y, v.colours);
   return s + "</g>";
@@ -513,6 +569,7 @@ export function prompt(ctx) {
 export function render(ctx) {
   const v = ctx.view;
   lastCatalogue = ctx.catalogue;
+  lastView = v;
   const targets = targetMap(ctx.legal, keyOf);
   const phase = PHASE[v.phase] || v.phase;
   const scoring = v.scoring && v.scoring.kind ? ` · ${v.scoring.kind === "volcano" ? "In-Game Scoring (volcano)" : "Final Scoring"}` : "";

@@ -135,6 +135,31 @@ export function places(text) {
   return found;
 }
 
+// --- the player panels (table.js: the side column, the phone's action bar) -----------------
+// A seat's goods and workers at a glance (the score is next to it).
+export function panel(ctx, seat) {
+  const p = ctx.view.players && ctx.view.players[seat];
+  if (!p) return "";
+  const w = p.workers;
+  const total = w.ready + w.on_gears + (w.on_start_space ? 1 : 0);
+  return GOODS.map((k) => res(k, p[k === "skull" ? "skulls" : k])).join("") +
+    `<span class="res-i" title="${esc(`workers: ${w.ready} ready of ${total}`)}">${icon("worker", { size: 17 })}<b>${w.ready}/${total}</b></span>`;
+}
+
+// A worker placed on gear space "gear:N" rides on with the gear: ``rounds`` days later it
+// stands on N + rounds (N + rounds + 1 after a day skipped by the Starting Player Space's
+// second day), if it is still there; other places stay where they are.
+export function follow(place, rounds, view, seat) {
+  const m = /^(\w+):(\d+)$/.exec(place);
+  if (!m) return place;
+  const gear = (view.gears || []).find((g) => g.name === m[1]);
+  if (!gear) return place;
+  for (const at of [Number(m[2]) + rounds, Number(m[2]) + rounds + 1]) {
+    if (at < gear.spaces.length && gear.spaces[at] === seat) return `${gear.name}:${at}`;
+  }
+  return null;  // picked up since (or beyond the gear's last space)
+}
+
 // --- the calendar ------------------------------------------------------------------------------
 function rounds(v, c) {
   const days = v.calendar.food_days;
@@ -346,11 +371,11 @@ function drawPlayer(p, v, ctx) {
   s += `<p class="tz-line" data-tip="${esc("Light board: may advance the calendar 2 days once (then dark). Harvest tiles count for monuments M03/M04.")}">${esc(p.board)} board · harvest tiles: ${p.harvest_tiles.corn} corn, ${p.harvest_tiles.wood} wood${esc(farms)}</p>`;
   const built = p.buildings.map((id) => {
     const info = (c.buildings || {})[id];
-    return `<span class="tz-chip"${rulesAt(RULES.buildings)} style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
+    return `<span class="tz-chip" data-place="${esc(id)}"${rulesAt(RULES.buildings)} style="--cat:${CATEGORY_FILL[info?.category] || "#999"}" data-tip="${esc(info ? `${id}: ${info.effect}` : String(id))}">${esc(id)}</span>`;
   }).join("");
   const mons = p.monuments.map((id) => {
     const info = (c.monuments || {})[id];
-    return `<span class="tz-chip monument"${rulesAt(RULES.monuments)} data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
+    return `<span class="tz-chip monument" data-place="${esc(id)}"${rulesAt(RULES.monuments)} data-tip="${esc(info ? `${id}: ${info.effect}` : id)}">${esc(id)}</span>`;
   }).join("");
   if (built || mons) s += `<div class="tz-row">${built}${mons}</div>`;
   const kept = p.start_tiles.kept.filter((x) => x !== "?");

@@ -46,11 +46,12 @@ async function ask() {
     const level = $("hint-level").value;
     hint.shown = await api(`/api/tables/${encodeURIComponent(hint.table)}/hint`,
       { method: "POST", body: { level, move_number: s.move_number }, token: hint.token });
-    const h = hint.shown;
-    const estimate = h.win_prob !== null && h.win_prob !== undefined
-      ? `win chance ${Math.round(100 * h.win_prob)}%` : `score margin ${h.margin > 0 ? "+" : ""}${h.margin}`;
-    $("hint-text").textContent = `The ${h.level} bot would play: ${h.action} (${estimate}). Hints are shown in the record.`;
+    $("hint-text").textContent = hintText(hint.shown);
     markHint($("board"));
+    for (const button of document.querySelectorAll("#moves button, #bar-moves button")) {  // the hinted button stands out
+      const action = (s.legal || []).find((a) => String(a.id) === button.dataset.actionId);
+      button.classList.toggle("hinted", Boolean(action && action.text === hint.shown.action));
+    }
   } catch (error) {
     $("hint-text").textContent = "";
     toast(error.message);
@@ -58,6 +59,21 @@ async function ask() {
     hint.asking = false;
     $("hint").disabled = false;
   }
+}
+
+// The hint in the game's words (the server tells the move as the log would, "sentence"),
+// how sure the bot is and the chances, in words (older servers: the notation).
+function hintText(h) {
+  const move = h.sentence || h.action;
+  const sure = h.confidence ? ` — ${h.confidence}` : "";
+  const chances = h.chances ? `; ${h.chances}` : "";
+  return `The ${h.level} bot suggests: ${move}${sure}${chances}. Hints are shown in the record.`;
+}
+
+/** The hint shown for the decision on screen, if any (table.js marks its button). */
+export function currentHint() {
+  const h = hint.shown, s = hint.state;
+  return h && s && h.move_number === s.move_number ? h : null;
 }
 
 /** After the board is drawn: outline the targets of the hinted move (if any). */

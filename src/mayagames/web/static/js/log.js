@@ -71,7 +71,7 @@ export function createLog(container, { seatName, onEvent }) {
       events.map(eventNode));
     group._list.append(li);
     entries.push({ entry, li, group, turn });
-    if (!silent) for (const event of events) if (PANEL_KINDS.has(event.kind) && onEvent) onEvent(event);
+    if (!silent) for (const event of events) if (PANEL_KINDS.has(event.kind) && onEvent) onEvent(event, entry);
   }
 
   function truncate(count) {

@@ -4,7 +4,7 @@
 // page). The switches live in localStorage ("mayagames:settings").
 
 const KEY = "mayagames:settings";
-const DEFAULTS = { sound: false, notify: true, steps: true };
+const DEFAULTS = { sound: false, notify: true, steps: true, confirm: true };  // confirm: forced choices that spend goods (table.js)
 const ICON = "/favicon.svg";
 // The same temple, on a gold background with a red dot: "your turn".
 const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
@@ -61,7 +61,7 @@ function beep() {
 
 export function wireSignals() {
   const s = settings();
-  for (const name of ["sound", "notify", "steps"]) {
+  for (const name of ["sound", "notify", "steps", "confirm"]) {
     const box = document.getElementById(`set-${name}`);
     if (!box) continue;
     box.checked = s[name];

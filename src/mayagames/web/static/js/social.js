@@ -39,6 +39,9 @@ function drawClocks() {
       el("td", { class: cls, "data-clock": i }, zombie ? "bot plays" : s.seats[i].bot ? "—" : fmt(value)));
   });
   $("clocks").querySelector("tbody").replaceChildren(...rows);
+  for (const node of document.querySelectorAll("[data-panel-clock]")) {  // the player panels (table.js)
+    node.textContent = node.dataset.panelClock in clock.left ? rows[node.dataset.panelClock].lastChild.textContent : "";
+  }
 }
 
 function drawNotice() {
@@ -197,6 +200,7 @@ async function start() {
   }
   loadChat();
   setInterval(drawClocks, 1000);
+  document.addEventListener("mayagames:panels", drawClocks);  // new player panels: their clocks at once
 }
 
 start();

@@ -13,7 +13,7 @@ import { api, el, loadTokens, saveToken, rememberTable, toast } from "./api.js";
 import { createLog } from "./log.js";
 import { signalTurn, setTurnSignals, wireSignals } from "./signals.js";
 import { startTour, maybeStartTour } from "./tour.js";
-import { markHint, summaryHints, updateHint, wireReviewLinks } from "./hint.js";
+import { currentHint, markHint, summaryHints, updateHint, wireReviewLinks } from "./hint.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -177,7 +177,18 @@ function drawPlayback() {
 
 function mergeLog(message) {
   app.log = app.log.slice(0, message.log_from).concat(message.log);
+  const panelTurn = app.eventTurn;
   log.update(message.log_from, message.log, message.seat);
+  if (panelTurn !== null && panelTurn !== undefined && panelTurn === app.eventTurn &&
+      message.log.some((e) => e.turn > panelTurn && (e.seat === message.seat || e.turn > panelTurn + 1))) foldEventPanel();
+}
+
+// A scoring or Food Day shown above the board stays there until the viewer's next turn
+// (or, watching, the turn after next); then it folds away: it stays in the log, under the
+// move that caused it.
+function foldEventPanel() {
+  $("event-panel").classList.add("hidden");
+  app.eventTurn = null;
 }
 
 function show(message) {
@@ -311,7 +322,7 @@ function draw() {
   $("board").classList.toggle("busy", Boolean(app.pending));
   drawPrompt(yourTurn && !app.pending ? ctx : null);
   drawMoves(legal);
-  drawScores(s.scores, s.terminal ? s.winners : [], s.current_player, s.terminal);
+  drawScores(s.scores, s.terminal ? s.winners : [], s.current_player, s.terminal, ctx);
   if (DEBUG) $("view-json").textContent = JSON.stringify(s.view, null, 1);
   $("undo").disabled = !s.can_undo || Boolean(app.pending);
   $("undo").classList.toggle("hidden", s.seat === null || s.terminal);
@@ -362,23 +373,26 @@ function drawBoard(ctx, legal) {
     node._actions = actions;
   }
   markLastMoves(board);
+  flashSettled(board);
 }
 
 // The places each other player's last turn touched ("places" of the log entries; older
 // servers: the board module reads them from the notation).
 function markLastMoves(board) {
   const s = app.state;
-  if (!s || !app.log.length) return;
+  if (!s || !app.log.length || app.replay) return;  // a replay marks its own step (drawReplay)
   const done = new Set([s.seat]);
   const last = app.log.length - 1;
+  let rounds = 0;  // new rounds told from the entry scanned on (a place follows its worker)
   for (let i = last, scanned = 0; i >= 0 && scanned < 300;) {
     const e = app.log[i];
-    if (done.has(e.seat)) { i--; scanned++; continue; }
+    if (done.has(e.seat)) { rounds += roundsOf(e); i--; scanned++; continue; }
     done.add(e.seat);
     const places = [];
     let j = i;
     for (; j >= 0 && app.log[j].seat === e.seat && (e.turn === undefined || app.log[j].turn === e.turn); j--, scanned++) {
-      places.push(...placesOf(app.log[j]));
+      rounds += roundsOf(app.log[j]);
+      places.push(...placesOf(app.log[j]).map((p) => followPlace(p, rounds, s.view, e.seat)).filter(Boolean));
     }
     for (const place of places) {
       for (const node of board.querySelectorAll(`[data-place="${CSS.escape(place)}"]`)) {
@@ -389,6 +403,19 @@ function markLastMoves(board) {
     }
     i = j;
   }
+}
+
+// The new rounds (the game's "round" events: a Tzolk'in day, the gears turning) an entry
+// tells; the board module moves a place along with them.
+function roundsOf(entry) {
+  let rounds = 0;
+  for (const event of entry.events || []) if (event.kind === "round") rounds++;
+  return rounds;
+}
+
+function followPlace(place, rounds, view, seat) {
+  if (!rounds || !app.renderer || !app.renderer.follow) return place;
+  return app.renderer.follow(place, rounds, view, seat);
 }
 
 function placesOf(entry) {
@@ -533,34 +560,79 @@ function wireTips(board) {
   });
 }
 
-// The moves in words: below the board, and on a phone also in the sticky action bar
-// (so that what you act on is never 2,000 px away from the map).
+// The moves in words: below the board, and in the sticky action bar when they are few
+// (a choice's options as buttons where the player looks, as on Board Game Arena). With
+// more, the board holds them: the page scrolls to them when none is in view (issue 23:
+// "Choose what to build" with the cards below the fold), so that what you act on is
+// never out of sight.
 const BAR_MOVES = 12;
-const narrow = window.matchMedia("(max-width: 760px)");
 
 function drawMoves(legal) {
-  const button = (a) => el("button", { type: "button", "data-action-id": a.id, onclick: () => play(a.id) }, label(a));
+  const hinted = hintedAction();
+  const button = (a) => el("button", { type: "button", "data-action-id": a.id, class: a.id === hinted ? "hinted" : "",
+    onclick: () => play(a.id) }, label(a));
   const box = $("moves");
   box.replaceChildren(...legal.map(button));
   if (!legal.length) box.append(el("span", { class: "muted" }, app.pending ? "sending…" : "No move for you now."));
   const bar = $("bar-moves");
-  const shown = narrow.matches && legal.length && legal.length <= BAR_MOVES;
+  const shown = legal.length > 0 && legal.length <= BAR_MOVES;
   bar.replaceChildren(...(shown ? legal.map(button) : []));
   bar.classList.toggle("hidden", !shown);
+  if (legal.length && !shown) revealTargets();
 }
 
-function drawScores(scores, winners, current, terminal) {
+// After the frame is drawn (no layout read in the click's path): if no target of the
+// decision is in view below the sticky bar, scroll the first one there.
+function revealTargets() {
+  const move = app.state && app.state.move_number;
+  if (app.revealedFor === move) return;  // once per decision: the player may scroll away
+  app.revealedFor = move;
+  requestAnimationFrame(() => {
+    const top = $("actionbar").getBoundingClientRect().bottom;
+    const targets = [...$("board").querySelectorAll(".target")];
+    if (!targets.length) return;
+    const inView = (r) => r.width > 0 && r.bottom > top && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+    if (targets.some((node) => inView(node.getBoundingClientRect()))) return;
+    const first = targets[0].getBoundingClientRect();
+    window.scrollTo({ top: Math.max(0, window.scrollY + first.top - top - 12), behavior: "instant" });
+  });
+}
+
+function hintedAction() {
+  const h = currentHint();
+  if (!h || !app.state) return null;
+  const action = app.state.legal.find((a) => a.text === h.action);
+  return action ? action.id : null;
+}
+
+// The player panels (as on Board Game Arena): each seat's score, what it holds (the board
+// module's panel(): Tzolk'in goods and workers, Tikal AP, treasures, cards...) and its
+// clock (social.js fills [data-panel-clock]). The Players card sticks to the top of the
+// side column on a laptop; on a phone the same panels ride in the sticky action bar.
+function drawScores(scores, winners, current, terminal, ctx) {
   const s = app.state;
+  const panel = (seat) => {
+    let html = "";
+    try { html = ctx && app.renderer && app.renderer.panel ? app.renderer.panel(ctx, seat) : ""; } catch (error) { console.error(error); }
+    const box = el("div", { class: "seat-panel" });
+    box.innerHTML = html;
+    return box;
+  };
+  const clock = (seat) => el("span", { class: "panel-clock", "data-panel-clock": seat });
   const rows = s.seats.map((seat) => {
     const you = heldSeats().includes(seat.seat) || seat.seat === s.seat;
     const cls = [!terminal && seat.seat === current ? "to-move" : "", winners.includes(seat.seat) ? "winner" : ""].join(" ");
     return el("tr", { class: cls, "data-seat": seat.seat },
-      el("td", {}, !terminal && seat.seat === current ? "▶ " : "", seat.name,
+      el("td", {}, el("div", { class: "seat-name" }, !terminal && seat.seat === current ? "▶ " : "", seat.name,
         you ? el("span", { class: "badge you" }, "you") : null,
-        seat.bot ? el("span", { class: "badge" }, `bot ${seat.agent}`) : null),
+        seat.bot ? el("span", { class: "badge" }, `bot ${seat.agent}`) : null, clock(seat.seat)), panel(seat.seat)),
       el("td", { class: "score" }, formatScore(scores[seat.seat])));
   });
   document.querySelector("#scores tbody").replaceChildren(...rows);
+  const chips = s.seats.map((seat) => el("div", { class: `bar-panel${!terminal && seat.seat === current ? " to-move" : ""}`, "data-seat": seat.seat },
+    el("b", {}, !terminal && seat.seat === current ? "▶ " : "", seat.name, " ", formatScore(scores[seat.seat])), clock(seat.seat), panel(seat.seat)));
+  $("bar-panels").replaceChildren(...chips);
+  document.dispatchEvent(new CustomEvent("mayagames:panels"));
 }
 
 function formatScore(x) {
@@ -568,8 +640,9 @@ function formatScore(x) {
 }
 
 // A scoring, Food Day or the final scoring, as it happens: a panel above the board.
-function showEventPanel(event) {
+function showEventPanel(event, entry) {
   if (app.replay) return;
+  app.eventTurn = entry ? entry.turn : null;
   const body = $("event-body");
   body.replaceChildren(el("h3", {}, event.text));
   if (event.table) body.append(log.eventTable(event.table));
@@ -577,13 +650,45 @@ function showEventPanel(event) {
   $("event-panel").dataset.kind = event.kind;
 }
 
-function play(actionId) {
+// A move that also makes a choice with one option left, spending goods ("do tikal 4"
+// building the only building you can afford; the server's "settles"): asked first, unless
+// the player turned the confirmation off; afterwards what it built is flashed on the board.
+function play(actionId, confirmed = false) {
   if (app.pending || !app.state) return;
+  const action = app.state.legal.find((a) => a.id === actionId);
+  if (action && action.settles && !confirmed && $("set-confirm").checked) { confirmSettled(action); return; }
+  if (action && action.settles) app.settled = { move: app.state.move_number, places: action.settles.places || [] };
   app.pending = ++app.rid;
   stats.sentAt = performance.now();
   stats.click = { sent: stats.sentAt, move: app.state.move_number };
   send({ type: "move", move_number: app.state.move_number, action_id: actionId, rid: app.pending });
   draw();
+}
+
+function confirmSettled(action) {
+  closeChooser();
+  hideTip();
+  const box = el("div", { class: "chooser settle-confirm", id: "chooser", role: "dialog", "aria-label": "confirm" },
+    el("p", { class: "chooser-tip" }, `${label(action)}. ${action.settles.text}`),
+    el("button", { type: "button", id: "settle-ok", onclick: () => { closeChooser(); play(action.id, true); } }, "Confirm"),
+    el("button", { type: "button", class: "secondary", onclick: closeChooser }, "Cancel"));
+  document.body.append(box);
+  const bar = $("actionbar").getBoundingClientRect();
+  box.style.left = `${Math.max(8, Math.min(bar.left, window.innerWidth - box.offsetWidth - 8))}px`;
+  box.style.top = `${Math.max(8, bar.bottom + 6)}px`;
+  $("settle-ok").focus();
+}
+
+// After the answer to a settled move is drawn: its places (the building built) flash.
+function flashSettled(board) {
+  const done = app.settled;
+  if (!done || !app.state || app.state.move_number <= done.move) return;
+  app.settled = null;
+  const nodes = done.places.flatMap((place) => [...board.querySelectorAll(`[data-place="${CSS.escape(place)}"]`)]);
+  for (const node of nodes) node.classList.add("settled");
+  setTimeout(() => { for (const node of nodes) node.classList.remove("settled"); }, 2500);
+  const line = $("log").lastElementChild?.querySelector("li:last-child");
+  if (line) { line.classList.add("settled"); setTimeout(() => line.classList.remove("settled"), 2500); }
 }
 
 function undo() {
@@ -656,6 +761,7 @@ async function openReplay() {
   select.replaceChildren(el("option", { value: "all" }, "everything"), el("option", { value: "spectator" }, "a spectator"),
     ...s.seats.map((x) => el("option", { value: String(x.seat) }, x.name)));
   app.replay = { step: 0, total: s.move_number, perspective: "all", frame: null };
+  foldEventPanel();
   $("replay-step").max = String(s.move_number);
   $("replay").classList.remove("hidden");
   $("moves-card").classList.add("hidden");
@@ -682,9 +788,28 @@ function drawReplay() {
   app.boardKey = null;
   drawBoard(context(f.view, [], viewer, { ...app.state, current_player: f.current_player, terminal: f.terminal, scores: f.scores, winners: f.winners }), []);
   drawPrompt(null);
-  drawScores(f.scores, f.winners, f.current_player, f.terminal);
+  drawScores(f.scores, f.winners, f.current_player, f.terminal, context(f.view, [], viewer, { ...app.state, current_player: f.current_player, terminal: f.terminal, scores: f.scores, winners: f.winners }));
   log.update(0, f.log, viewer, { silent: true });
+  markReplayStep(f.log[f.log.length - 1]);
   if (DEBUG) $("view-json").textContent = JSON.stringify(f.view, null, 1);
+}
+
+// The move that led to the step shown: its places ringed on the board, its line marked in
+// the log (the live game's last-turn rings are not drawn on a replay step).
+function markReplayStep(entry) {
+  for (const node of document.querySelectorAll("#log li.replay-step")) node.classList.remove("replay-step");
+  if (!entry) return;
+  for (const place of placesOf(entry)) {
+    for (const node of $("board").querySelectorAll(`[data-place="${CSS.escape(place)}"]`)) {
+      node.classList.add("last-move", "latest", "replay-step");
+      node.dataset.lastSeat = entry.seat;
+    }
+  }
+  const line = $("log").querySelector(`li[data-n="${entry.n}"]`);
+  if (line) {
+    line.classList.add("replay-step");
+    requestAnimationFrame(() => line.scrollIntoView({ block: "nearest" }));
+  }
 }
 
 function closeReplay() {
@@ -720,7 +845,7 @@ function wire() {
   $("tour-open").addEventListener("click", () => startTour(app.state ? app.state.game : ""));
   $("debug").classList.toggle("hidden", !DEBUG);
   document.addEventListener("click", (e) => {
-    if (!e.target.closest(".chooser") && !e.target.closest(".target")) closeChooser();
+    if (!e.target.closest(".chooser") && !e.target.closest(".target") && !e.target.closest("[data-action-id]")) closeChooser();
     if (!e.target.closest("[data-tip]")) hideTip();
   });
   document.addEventListener("keydown", (e) => {
