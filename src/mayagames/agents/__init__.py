@@ -119,12 +119,13 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
     slack = _number(keyed, "slack", 0.0, spec)
     sensible = _number(keyed, "sensible", 0, spec)
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible")
+    eval_name = keyed.pop("eval", "")
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval")
     if depth != int(depth):
         raise ValueError(f"agent {spec!r}: depth must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
                           depth=None if depth == -1 else int(depth), name=spec, slack=slack,
-                          sensible=bool(sensible))
+                          sensible=bool(sensible), eval=eval_name or None)
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
@@ -138,7 +139,9 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     norm_text = keyed.pop("norm", "on").lower()
     prior = _number(keyed, "prior", 1.0, spec)
     worlds = _number(keyed, "worlds", 0, spec)
-    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds")
+    eval_name = keyed.pop("eval", "")
+    sensible = _number(keyed, "sensible", 0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds, eval, sensible")
     if worlds != int(worlds):
         raise ValueError(f"agent {spec!r}: worlds must be a whole number")
     if norm_text not in ("on", "off"):
@@ -153,7 +156,8 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
         raise ValueError(f"agent {spec!r}: rollout must be a number of plies or 'end'")
     return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
                      rollout_plies=rollout, temperature=temperature,
-                     normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec)
+                     normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec,
+                     eval=eval_name or None, sensible=bool(sensible))
 
 
 def level_agent(level: str) -> Callable[[str, int], Agent]:
