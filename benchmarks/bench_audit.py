@@ -1,7 +1,7 @@
 """Gross-error audit of the bots (issue 21): what a strong player would never do, counted.
 
     .venv/bin/python benchmarks/bench_audit.py tzolkin --level medium --games 40 --jobs 2
-    .venv/bin/python benchmarks/bench_audit.py tzolkin --players hard,medium --games 4 --log runs/a.jsonl
+    .venv/bin/python benchmarks/bench_audit.py tzolkin --players hard/medium --games 4 --log runs/a.jsonl
     .venv/bin/python benchmarks/bench_audit.py tikal --level medium --games 20
     .venv/bin/python benchmarks/bench_audit.py --summary --log runs/a.jsonl
 
@@ -173,7 +173,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("game", nargs="?", default="tzolkin", choices=("tzolkin", "tikal"))
     parser.add_argument("--level", default="medium", help="self-play of this spec or level")
-    parser.add_argument("--players", help="comma-separated specs, one per seat (rotated)")
+    parser.add_argument("--players", help="specs separated by /, one per seat (rotated): mcts:1s/heuristic")
     parser.add_argument("--num-players", type=int, default=2, help="seats for --level self-play")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1000)
@@ -185,7 +185,7 @@ def main() -> None:
     if args.summary:
         print(summarize(done))
         return
-    specs = tuple(args.players.split(",")) if args.players else (args.level,) * args.num_players
+    specs = tuple(args.players.split("/")) if args.players else (args.level,) * args.num_players
     have = {line["index"] for line in done if line["game"] == args.game}
     todo = [(args.game, i, args.seed + i, specs) for i in range(args.games) if i not in have]
     lines = [line for line in done if line["game"] == args.game]
