@@ -1,5 +1,5 @@
-"""Issue 21: a bot may be told which of the game's estimates to use (``eval=v1``: the
-baseline kept for strength matches), and MCTS may keep to the game's sensible moves."""
+"""Issue 21: a bot may be told which of the game's estimates to use (``eval=v2``: the
+estimate of the ``medium`` level; ``eval=v1``: the default), and MCTS may keep to the game's sensible moves."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def positions(players: int = 2, count: int = 4, seed: int = 3):
 
 
 def test_eval_settings_are_parsed_and_checked():
-    assert make_agent("heuristic:eval=v1").eval == "v1"
+    assert make_agent("heuristic:eval=v2").eval == "v2"
     assert make_agent("mcts:10i,eval=v1,sensible=1").eval == "v1"
     assert make_agent("mcts:10i,sensible=1").sensible
     assert make_agent("heuristic").eval is None and not make_agent("mcts:10i").sensible
@@ -35,17 +35,31 @@ def test_eval_settings_are_parsed_and_checked():
         make_agent("heuristic:eval=v0").act(s.view(s.current_player), s.legal_actions())
 
 
-def test_eval_v1_uses_the_v1_estimate():
-    """The baseline's values are v1's: a heuristic bot given the v1 function decides the same."""
+def test_eval_names_the_estimate():
+    """A heuristic bot told ``eval=v2`` values actions as one given the v2 function, and
+    ``eval=v1`` as the default (v1 stays the game's estimate)."""
     for i, s in enumerate(positions()):
         view, legal = s.view(s.current_player), s.legal_actions()
-        named = make_agent("heuristic:eval=v1", i).action_values(view, legal)
-        given = HeuristicAgent(i, estimate=H.estimate_scores_v1).action_values(view, legal)
+        named = make_agent("heuristic:eval=v2", i).action_values(view, legal)
+        given = HeuristicAgent(i, estimate=H.estimate_scores_v2).action_values(view, legal)
         assert named == pytest.approx(given)
+        assert (make_agent("heuristic:eval=v1", i).action_values(view, legal)
+                == make_agent("heuristic", i).action_values(view, legal))
 
 
-@pytest.mark.parametrize("spec", ["medium", "heuristic:eval=v1", "mcts:60i,sensible=1",
-                                  "mcts:60i,eval=v1"])
+def test_a_game_without_named_estimates_uses_its_one_estimate():
+    """``medium`` (``eval=v2``) plays games that name no estimate (Tikal, the toy)."""
+    from mayagames.agents.hooks import estimator
+    from mayagames.core import get_game
+    for game in ("tikal", "toy"):
+        info = get_game(game)
+        assert estimator(info, "v2") is estimator(info)
+        s = new_game(game, 2, seed=1)
+        assert make_agent("medium", 1).act(s.view(s.current_player), s.legal_actions()) in s.legal_actions()
+
+
+@pytest.mark.parametrize("spec", ["medium", "heuristic", "mcts:60i,sensible=1",
+                                  "mcts:60i,eval=v2"])
 def test_decisions_are_deterministic_under_a_seed(spec):
     for s in positions(count=3):
         view, legal = s.view(s.current_player), s.legal_actions()
@@ -65,6 +79,6 @@ def test_mcts_sensible_searches_and_plays_only_sensible_moves():
     assert {r["action"] for r in agent.last.root} <= {str(a) for a in kept}
 
 
-def test_levels_keep_the_guard_rails():
-    assert "sensible=1" in LEVELS["medium"][0] and LEVELS["hard"][0].startswith("mcts:1s")
-    assert make_agent("hard").sensible and make_agent("medium").sensible
+def test_levels():
+    assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=v2" and LEVELS["hard"][0] == "mcts:1s"
+    assert make_agent("medium").sensible and make_agent("medium").eval == "v2"

@@ -125,10 +125,6 @@ def observations(game: str, players: int, seeds: range) -> list[dict[str, Any]]:
     return out
 
 
-# Tzolk'in's bot traces pin the estimate they were stored with, v1 (issue 21 made v2 the
-# default; v2 is v1 plus a correction, the search and the greedy loop are the same code)
-V1 = "v1"
-
 # name -> the computation (all cheap enough for CI: about a second each at most)
 TRACES: dict[str, Callable[[], Any]] = {
     "tikal random 2p": lambda: random_games("tikal", 2, range(3)),
@@ -139,14 +135,14 @@ TRACES: dict[str, Callable[[], Any]] = {
     "tikal heuristic 2p": lambda: heuristic_decisions("tikal", 2, 10),
     "tikal heuristic 4p": lambda: heuristic_decisions("tikal", 4, 4),
     "tikal heuristic noisy 2p": lambda: heuristic_decisions("tikal", 2, 4, noise=0.5, samples=2),
-    "tzolkin heuristic 2p": lambda: heuristic_decisions("tzolkin", 2, 8, eval=V1),
-    "tzolkin heuristic 4p": lambda: heuristic_decisions("tzolkin", 4, 3, eval=V1),
+    "tzolkin heuristic 2p": lambda: heuristic_decisions("tzolkin", 2, 8),
+    "tzolkin heuristic 4p": lambda: heuristic_decisions("tzolkin", 4, 3),
     "tikal mcts 2p": lambda: mcts_searches("tikal", 2, 3, 120),
     "tikal mcts 3p worlds": lambda: mcts_searches("tikal", 3, 2, 80, worlds=4),
-    "tzolkin mcts 2p": lambda: mcts_searches("tzolkin", 2, 3, 200, eval=V1),
-    "tzolkin mcts 4p to the end": lambda: mcts_searches("tzolkin", 4, 1, 40, rollout_plies=None, eval=V1),
-    "tzolkin heuristic noisy 2p": lambda: heuristic_decisions("tzolkin", 2, 3, noise=0.5, samples=2, eval=V1),
-    "tzolkin mcts 3p worlds": lambda: mcts_searches("tzolkin", 3, 2, 80, worlds=4, eval=V1),
+    "tzolkin mcts 2p": lambda: mcts_searches("tzolkin", 2, 3, 200),
+    "tzolkin mcts 4p to the end": lambda: mcts_searches("tzolkin", 4, 1, 40, rollout_plies=None),
+    "tzolkin heuristic noisy 2p": lambda: heuristic_decisions("tzolkin", 2, 3, noise=0.5, samples=2),
+    "tzolkin mcts 3p worlds": lambda: mcts_searches("tzolkin", 3, 2, 80, worlds=4),
     "tikal observations 2p": lambda: observations("tikal", 2, range(2)),
     "tikal observations 3p": lambda: observations("tikal", 3, range(1)),
     "tzolkin observations 4p": lambda: observations("tzolkin", 4, range(1)),

@@ -44,8 +44,6 @@ def test_more_of_anything_good_estimates_higher():
 
 
 def test_time_left_matters_and_hunger_costs():
-    """v1's figures (``eval=v1``, the baseline kept for strength matches)."""
-    estimate_scores = H.estimate_scores_v1
     early, late = blank(2), blank(2)
     set_day(late, 26)
     assert estimate_scores(early)[0] > estimate_scores(late)[0]
@@ -119,15 +117,15 @@ def test_bot_hooks():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_estimate_is_the_sum_of_its_parts_bit_for_bit(players):
-    """``estimate_scores_v1`` (its small parts inlined, for searches) gives exactly the floats
-    of ``estimate_by_parts`` at every decision of seeded random games, and v2 is v1 plus
+    """``estimate_scores`` (its small parts inlined, for searches) gives exactly the floats
+    of ``estimate_by_parts`` at every decision of seeded random games, and v2 is it plus
     its correction."""
     for seed in range(3):
         s, rng = new_game("tzolkin", players, seed), Rng(seed)
         while not s.is_terminal:
-            fast, parts = H.estimate_scores_v1(s), H.estimate_by_parts(s)
+            fast, parts = estimate_scores(s), H.estimate_by_parts(s)
             assert [x.hex() for x in map(float, fast)] == [x.hex() for x in map(float, parts)]
-            assert estimate_scores(s) == [v + H.v2_correction(s, q) for q, v in enumerate(fast)]
+            assert H.estimate_scores_v2(s) == [v + H.v2_correction(s, q) for q, v in enumerate(fast)]
             legal = s.legal_actions()
             s.apply(legal[rng.randbelow(len(legal))])
 
@@ -140,8 +138,8 @@ def test_v2_sees_the_next_food_day_hunger_at_full_weight_and_the_one_after():
     set_goods(fed, 0, corn=12)                  # 3 workers: 6 corn a Food Day, two covered
     set_goods(hungry, 0, corn=0)
     per_worker = 3 + 2 / 4
-    v1_gap = H.estimate_scores_v1(fed)[0] - H.estimate_scores_v1(hungry)[0]
-    v2_gap = estimate_scores(fed)[0] - estimate_scores(hungry)[0]
+    v1_gap = estimate_scores(fed)[0] - estimate_scores(hungry)[0]
+    v2_gap = H.estimate_scores_v2(fed)[0] - H.estimate_scores_v2(hungry)[0]
     w = H.V2
     next_day = 3 * ((1 - H.HUNGER_FAR) * per_worker + w["unfed_extra"])
     after = 3 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
@@ -154,10 +152,10 @@ def test_v2_sees_the_next_food_day_hunger_at_full_weight_and_the_one_after():
     assert H.v2_correction(fed, 0) == 0
 
 
-def test_v1_stays_reachable_by_name():
+def test_the_estimates_are_reachable_by_name():
     from mayagames.agents.hooks import estimator
     info = get_game("tzolkin")
-    assert estimator(info) is estimate_scores
-    assert estimator(info, "v1") is H.estimate_scores_v1
+    assert estimator(info) is estimate_scores is estimator(info, "v1")
+    assert estimator(info, "v2") is H.estimate_scores_v2
     with pytest.raises(ValueError, match="v1"):
         estimator(info, "v0")

@@ -59,10 +59,10 @@ LEVELS: dict[str, tuple[str, str]] = {
              "greedy bot with noise: often fine, sometimes careless, never reckless "
              "(careless moves are near-best ones; the game's sensible-move rules: "
              "Tzolk'in keeps corn for its workers and builds)"),
-    "medium": ("heuristic:sensible=1", "greedy bot: the best move by the score estimate, through "
-               "its own turn, among the game's sensible moves"),
-    "hard": ("mcts:1s,sensible=1", "information-set MCTS, 1 second per decision, among the "
-             "game's sensible moves"),
+    "medium": ("heuristic:sensible=1,eval=v2", "greedy bot: the best move by the score estimate "
+               "(the game's v2 where it has one), through its own turn, among the game's "
+               "sensible moves"),
+    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
 }
 
 _BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")

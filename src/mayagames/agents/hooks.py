@@ -36,10 +36,12 @@ def running_scores(state: State) -> list[float]:
 
 def estimator(info: GameInfo, variant: str | None = None) -> Estimator:
     """The game's ``estimate_scores`` (or the running scores as a fallback); with
-    ``variant``, the estimate of that name in ``plugin.estimate_variants`` (an earlier
-    version kept as a baseline); ``ValueError`` naming the known ones if there is none."""
-    if variant:
-        variants = info.plugin.estimate_variants
+    ``variant``, the estimate of that name in ``plugin.estimate_variants`` (Tzolk'in: ``v1``,
+    its default, and ``v2``). A game that names no estimate has one, used for every name
+    (so a level such as ``medium`` = ``heuristic:...,eval=v2`` plays every game); a game
+    that names some refuses another name (``ValueError`` naming the known ones)."""
+    variants = info.plugin.estimate_variants
+    if variant and variants:
         if variant not in variants:
             raise ValueError(f"{info.name} has no estimate {variant!r}; known: {sorted(variants) or 'none'}")
         return resolve(variants[variant])

@@ -293,9 +293,8 @@ def estimate_by_parts(state: Any) -> list[float]:
 SKULL_GAIN = max(0.0, SKULL_ACTION_VP - DATA.skull_vp)  # a held skull's worth on Chichen Itza
 
 
-def estimate_scores_v1(state: Any) -> list[float]:
-    """The first (phase 2) estimate, kept as the baseline ``eval=v1`` of strength matches
-    (``medium`` and ``hard`` before issue 21). Estimated final score of every seat (exact once the game is over): the parts of
+def estimate_scores(state: Any) -> list[float]:
+    """Estimated final score of every seat (exact once the game is over): the parts of
     :func:`estimate_by_parts` (banked, goods, temples, feeding, gears, time), the small
     ones written inline, added in the same order (the same floats; a search calls this at
     the end of every rollout)."""
@@ -341,11 +340,12 @@ def estimate_scores_v1(state: Any) -> list[float]:
     return out
 
 
-# --- the estimate of issue 21 (v2) ---------------------------------------------------------
-# v1's seat values, corrected where the audit (benchmarks/bench_audit.py) found v1's bots
-# losing points: they starved (9 unfed workers a game: v1 saw hunger only at the next Food
-# Day, at half weight beyond a week, so corn came too late), bought workers they could not
-# feed, and ...
+# --- the estimate v2 of issue 21 (``eval=v2``, the ``medium`` level's) -----------------------
+# v1 (``estimate_scores``, named ``v1``: the game's default, used by MCTS, reviews and hints)
+# corrected where the audit (benchmarks/bench_audit.py) found v1's greedy bots losing points:
+# they starved (9 unfed workers a game: v1 weighs a shortfall at a Food Day more than a week
+# away by half and ignores the Food Day after it, so the corn came too late). In MCTS's
+# rollout cut-offs v2 gained nothing measurable (docs/bots.md), so the default stays v1.
 V2 = {
     "hunger_far": 1.0,        # weight of the next Food Day's shortfall whatever its distance
     "hunger_next": 0.6,       # weight of the shortfall at the Food Day after it
@@ -357,13 +357,13 @@ V2 = {
 }
 
 
-def estimate_scores(state: Any) -> list[float]:
+def estimate_scores_v2(state: Any) -> list[float]:
     """Estimated final score of every seat (exact once the game is over): v1
-    (:func:`estimate_scores_v1`) plus the corrections of :func:`v2_correction`."""
+    (:func:`estimate_scores`) plus the corrections of :func:`v2_correction`."""
     s = state
     if s.phase == OVER:
         return s.scores()
-    base = estimate_scores_v1(s)
+    base = estimate_scores(s)
     return [v + v2_correction(s, seat) for seat, v in enumerate(base)]
 
 
