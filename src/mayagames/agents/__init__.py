@@ -9,13 +9,15 @@ returns one of them::
 Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 
 * ``random``: uniformly random legal moves;
-* ``heuristic[:samples=3,noise=0,epsilon=0,depth=D]``: greedy search on the
-  game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
+* ``heuristic[:samples=3,noise=0,epsilon=0,depth=D,slack=0,sensible=0,eval=NAME]``: greedy
+  search on the game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
-  many of its own consecutive decisions it looks through (default: the game's);
-* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0]``: information-set
-  MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of sampling one per
-  iteration;
+  many of its own consecutive decisions it looks through (default: the game's),
+  ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
+  of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, and ``v2``);
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME]``:
+  information-set MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of
+  sampling one per iteration; ``sensible=1`` searches only the game's sensible root moves;
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
@@ -60,8 +62,8 @@ LEVELS: dict[str, tuple[str, str]] = {
              "(careless moves are near-best ones; the game's sensible-move rules: "
              "Tzolk'in keeps corn for its workers and builds)"),
     "medium": ("heuristic:sensible=1,eval=v2", "greedy bot: the best move by the score estimate "
-               "(the game's v2 where it has one), through its own turn, among the game's "
-               "sensible moves"),
+               "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
+               "workers)"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
 }
 
@@ -181,9 +183,11 @@ AGENT_FACTORIES: dict[str, Callable[[str, int], Agent]] = {
 AGENT_DOCS: dict[str, str] = {
     "random": "uniformly random legal moves",
     "heuristic": "greedy search on the game's score estimate, through the seat's own "
-                 "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's)",
+                 "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's, "
+                 "slack=0, sensible=0|1, eval=NAME)",
     "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
-            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K)",
+            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K, "
+            "sensible=0|1, eval=NAME)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 
