@@ -37,7 +37,7 @@ import os
 import sys
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Iterable
 
 from mayagames.agents import make_agent
 from mayagames.core import new_game
@@ -57,8 +57,8 @@ def play(args: tuple[str, int, int, tuple[str, ...]]) -> dict[str, Any]:
     shift = index % n
     seats = specs[shift:] + specs[:shift]
     agents = [make_agent(spec, seed * 16 + s) for s, spec in enumerate(seats)]
-    s = new_game(game, n, seed=seed)
-    counts = [defaultdict(float) for _ in range(n)]
+    s: Any = new_game(game, n, seed=seed)
+    counts: list[defaultdict[str, float]] = [defaultdict(float) for _ in range(n)]
     think = [0.0] * n
     food = 0
     start = time.perf_counter()
@@ -192,11 +192,11 @@ def main() -> None:
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     start = time.perf_counter()
     try:
+        results: Iterable[dict[str, Any]]
         if args.jobs > 1:
             pool = multiprocessing.get_context("spawn").Pool(args.jobs)
             results = pool.imap_unordered(play, todo)
         else:
-            pool = None
             results = map(play, todo)
         for line in results:
             lines.append(line)
