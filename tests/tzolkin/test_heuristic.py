@@ -118,11 +118,44 @@ def test_bot_hooks():
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_estimate_is_the_sum_of_its_parts_bit_for_bit(players):
     """``estimate_scores`` (its small parts inlined, for searches) gives exactly the floats
-    of ``estimate_by_parts`` at every decision of seeded random games."""
+    of ``estimate_by_parts`` at every decision of seeded random games, and v2 is it plus
+    its correction."""
     for seed in range(3):
         s, rng = new_game("tzolkin", players, seed), Rng(seed)
         while not s.is_terminal:
             fast, parts = estimate_scores(s), H.estimate_by_parts(s)
             assert [x.hex() for x in map(float, fast)] == [x.hex() for x in map(float, parts)]
+            assert H.estimate_scores_v2(s) == [v + H.v2_correction(s, q) for q, v in enumerate(fast)]
             legal = s.legal_actions()
             s.apply(legal[rng.randbelow(len(legal))])
+
+
+def test_v2_sees_the_next_food_day_hunger_at_full_weight_and_the_one_after():
+    """Issue 21: v1 weighed a shortfall at a distant Food Day by half and ignored the Food Day
+    after it; its bots starved (9 unfed workers a game). v2 counts the next Food Day's unfed
+    workers in full (and more than 3 VP: their actions are lost) and the one after it."""
+    fed, hungry = blank(2), blank(2)
+    set_goods(fed, 0, corn=12)                  # 3 workers: 6 corn a Food Day, two covered
+    set_goods(hungry, 0, corn=0)
+    per_worker = 3 + 2 / 4
+    v1_gap = estimate_scores(fed)[0] - estimate_scores(hungry)[0]
+    v2_gap = H.estimate_scores_v2(fed)[0] - H.estimate_scores_v2(hungry)[0]
+    w = H.V2
+    next_day = 3 * ((1 - H.HUNGER_FAR) * per_worker + w["unfed_extra"])
+    after = 3 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
+    assert v2_gap - v1_gap == pytest.approx(next_day + after)
+    assert v2_gap > v1_gap + 3 * per_worker / 2
+    # corn for the Food Day after next only: the next one is fed, the later one still weighs
+    half = blank(2)
+    set_goods(half, 0, corn=6)
+    assert H.v2_correction(half, 0) == pytest.approx(-after)
+    assert H.v2_correction(fed, 0) == 0
+
+
+def test_the_estimates_are_reachable_by_name():
+    from mayagames.agents.hooks import estimator
+    info = get_game("tzolkin")
+    assert estimator(info) is estimate_scores is estimator(info, "v1")
+    assert estimator(info, "v2") is H.estimate_scores_v2
+    with pytest.raises(ValueError, match="v1"):
+        estimator(info, "v0")

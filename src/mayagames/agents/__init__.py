@@ -9,13 +9,15 @@ returns one of them::
 Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 
 * ``random``: uniformly random legal moves;
-* ``heuristic[:samples=3,noise=0,epsilon=0,depth=D]``: greedy search on the
-  game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
+* ``heuristic[:samples=3,noise=0,epsilon=0,depth=D,slack=0,sensible=0,eval=NAME]``: greedy
+  search on the game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
-  many of its own consecutive decisions it looks through (default: the game's);
-* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0]``: information-set
-  MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of sampling one per
-  iteration;
+  many of its own consecutive decisions it looks through (default: the game's),
+  ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
+  of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, and ``v2``);
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME]``:
+  information-set MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of
+  sampling one per iteration; ``sensible=1`` searches only the game's sensible root moves;
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
@@ -59,7 +61,9 @@ LEVELS: dict[str, tuple[str, str]] = {
              "greedy bot with noise: often fine, sometimes careless, never reckless "
              "(careless moves are near-best ones; the game's sensible-move rules: "
              "Tzolk'in keeps corn for its workers and builds)"),
-    "medium": ("heuristic", "greedy bot: the best move by the score estimate, one step ahead"),
+    "medium": ("heuristic:sensible=1,eval=v2", "greedy bot: the best move by the score estimate "
+               "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
+               "workers)"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
 }
 
@@ -119,12 +123,13 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
     slack = _number(keyed, "slack", 0.0, spec)
     sensible = _number(keyed, "sensible", 0, spec)
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible")
+    eval_name = keyed.pop("eval", "")
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval")
     if depth != int(depth):
         raise ValueError(f"agent {spec!r}: depth must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
                           depth=None if depth == -1 else int(depth), name=spec, slack=slack,
-                          sensible=bool(sensible))
+                          sensible=bool(sensible), eval=eval_name or None)
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
@@ -138,7 +143,9 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     norm_text = keyed.pop("norm", "on").lower()
     prior = _number(keyed, "prior", 1.0, spec)
     worlds = _number(keyed, "worlds", 0, spec)
-    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds")
+    eval_name = keyed.pop("eval", "")
+    sensible = _number(keyed, "sensible", 0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds, eval, sensible")
     if worlds != int(worlds):
         raise ValueError(f"agent {spec!r}: worlds must be a whole number")
     if norm_text not in ("on", "off"):
@@ -153,7 +160,8 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
         raise ValueError(f"agent {spec!r}: rollout must be a number of plies or 'end'")
     return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
                      rollout_plies=rollout, temperature=temperature,
-                     normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec)
+                     normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec,
+                     eval=eval_name or None, sensible=bool(sensible))
 
 
 def level_agent(level: str) -> Callable[[str, int], Agent]:
@@ -175,9 +183,11 @@ AGENT_FACTORIES: dict[str, Callable[[str, int], Agent]] = {
 AGENT_DOCS: dict[str, str] = {
     "random": "uniformly random legal moves",
     "heuristic": "greedy search on the game's score estimate, through the seat's own "
-                 "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's)",
+                 "consecutive decisions (settings: samples=3, noise=0, epsilon=0, depth=game's, "
+                 "slack=0, sensible=0|1, eval=NAME)",
     "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
-            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K)",
+            "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K, "
+            "sensible=0|1, eval=NAME)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 

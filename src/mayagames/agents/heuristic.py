@@ -53,7 +53,7 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
                  estimate: Estimator | None = None, slack: float = 0.0,
-                 sensible: bool = False) -> None:
+                 sensible: bool = False, eval: str | None = None) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
@@ -72,6 +72,9 @@ class HeuristicAgent:
         self.sensible = sensible
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
         self.estimate = estimate  # None: the game's (hooks.estimator)
+        # the game's estimate of this name (``plugin.estimate_variants``: a baseline kept
+        # from an earlier version); reads what the game's own estimate reads
+        self.eval = eval or None
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
         if self.sensible and len(legal) > 1:
@@ -96,7 +99,7 @@ class HeuristicAgent:
         """Mean margin after each action, over ``samples`` determinizations."""
         seat = view.current_player
         assert seat is not None, "the heuristic bot was asked to move in a finished game"
-        estimate = self.estimate or estimator(view.info)
+        estimate = self.estimate or estimator(view.info, self.eval)
         depth = self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
         # The value of an action is the same in every sampled world when the estimate is

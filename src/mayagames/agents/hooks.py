@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core.game import GameInfo, State
+from ..core.game import GameInfo, State, resolve
 
 Estimator = Callable[[State], list[float]]
 FeatureFn = Callable[[State], list[dict[str, Any]]]  # values: str or list[str]
@@ -34,8 +34,17 @@ def running_scores(state: State) -> list[float]:
     return [float(s) for s in state.scores()]
 
 
-def estimator(info: GameInfo) -> Estimator:
-    """The game's ``estimate_scores`` (or the running scores as a fallback)."""
+def estimator(info: GameInfo, variant: str | None = None) -> Estimator:
+    """The game's ``estimate_scores`` (or the running scores as a fallback); with
+    ``variant``, the estimate of that name in ``plugin.estimate_variants`` (Tzolk'in: ``v1``,
+    its default, and ``v2``). A game that names no estimate has one, used for every name
+    (so a level such as ``medium`` = ``heuristic:...,eval=v2`` plays every game); a game
+    that names some refuses another name (``ValueError`` naming the known ones)."""
+    variants = info.plugin.estimate_variants
+    if variant and variants:
+        if variant not in variants:
+            raise ValueError(f"{info.name} has no estimate {variant!r}; known: {sorted(variants) or 'none'}")
+        return resolve(variants[variant])
     return info.plugin.part("estimate_scores") or running_scores
 
 

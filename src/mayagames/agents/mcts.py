@@ -43,7 +43,7 @@ from typing import Any, Callable, Sequence
 from ..core.game import Action, State
 from ..core.rng import Rng
 from .heuristic import argmax_random_tie
-from .hooks import Estimator, estimator, has_estimator, score_scale
+from .hooks import Estimator, estimator, has_estimator, score_scale, sensible_filter
 
 DEFAULT_C = 0.7  # UCB exploration constant for rewards in [0, 1]
 DEFAULT_CUTOFF = 30  # rollout plies before the estimate, for games with a heuristic
@@ -113,7 +113,8 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = DEFAULT_C, rollout_plies: int | None = -1,
                  temperature: float | None = None, normalize: bool = True,
-                 prior: float = DEFAULT_PRIOR, worlds: int = 0, name: str = "mcts") -> None:
+                 prior: float = DEFAULT_PRIOR, worlds: int = 0, name: str = "mcts",
+                 eval: str | None = None, sensible: bool = False) -> None:
         if iterations is None and seconds is None:
             raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
@@ -130,6 +131,11 @@ class MCTSAgent:
         self.normalize = normalize
         self.prior = prior
         self.worlds = worlds  # 0: determinize every iteration; K: reuse K sampled worlds
+        self.eval = eval or None  # a named estimate of the game (plugin.estimate_variants)
+        # sensible: the root's moves are only the game's sensible ones (hooks.sensible_filter,
+        # the guard rails of the heuristic bot's ``sensible``); the search below is unchanged
+        self.sensible = sensible
+        self._allowed: frozenset | None = None  # the root's sensible moves while searching
         self._bias: dict[Action, float] = {}  # progressive bias of the root actions
         self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
         self.last: SearchStats | None = None
@@ -139,9 +145,19 @@ class MCTSAgent:
 
     # --- the Agent interface ------------------------------------------------
     def act(self, view: State, legal: Sequence[Action]) -> Action:
+        self._allowed = None
+        if self.sensible and len(legal) > 1:
+            keep = sensible_filter(view.info)
+            if keep:
+                kept = keep(view, legal)
+                if len(kept) < len(legal):
+                    legal, self._allowed = kept, frozenset(kept)
         if len(legal) == 1:
             return legal[0]
-        action, stats = self.search(view, legal)
+        try:
+            action, stats = self.search(view, legal)
+        finally:
+            self._allowed = None
         self.last = stats
         self.decisions += 1
         self.total_iterations += stats.iterations
@@ -163,7 +179,7 @@ class MCTSAgent:
         # function of the seed; the pure-Python SplitMix64 was ~8% of a Tzolk'in search).
         rollout_random = random.Random(rng.next64()).random
         info = view.info
-        estimate = estimator(info)
+        estimate = estimator(info, self.eval)
         cutoff = self._cutoff(view)
         temperature = self.temperature or score_scale(info)
         root = Node()
@@ -214,7 +230,7 @@ class MCTSAgent:
             return {}
         from .heuristic import HeuristicAgent
 
-        greedy = HeuristicAgent(seed=rng.next64(), samples=1)
+        greedy = HeuristicAgent(seed=rng.next64(), samples=1, eval=self.eval)
         values = greedy.action_values(view, legal)
         low, high = min(values), max(values)
         if high - low < 1e-9:
@@ -234,8 +250,11 @@ class MCTSAgent:
         path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
         # the engine's cached legal list, not a copy, where it offers one (only read here)
         legal_of = getattr(state, "legal_cached", None) or state.legal_actions
+        allowed = self._allowed
         while (mover := state.current_player) is not None:
             legal = legal_of() or legal_or_fail(state)
+            if allowed is not None and node is root:
+                legal = [a for a in legal if a in allowed] or legal
             untried = self._count_availability(node, legal)
             if untried:  # 3. expansion (at the root: the heuristic's favourite first)
                 action = self._pick_untried(untried, rng, node is root)

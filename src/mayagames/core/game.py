@@ -183,6 +183,9 @@ class GamePlugin:
     #: (state or view) -> every seat's estimated *final* score (bots); must not need
     #: hidden information. Fallback: the running scores.
     estimate_scores: "Callable[[State], list[float]] | Lazy | None" = None
+    #: other estimates a bot may be told to use by name (``heuristic:eval=v1``,
+    #: ``mcts:1s,eval=v1``): earlier versions kept as baselines for strength matches
+    estimate_variants: "dict[str, Callable[[State], list[float]] | Lazy]" = field(default_factory=dict)
     #: a typical decisive score difference (MCTS turns estimates into win chances with it)
     score_scale: float = 5.0
     #: own consecutive decisions the heuristic bot looks through (1: one-ply greedy)

@@ -41,9 +41,9 @@ from pydantic import Field
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..agents import LEVELS, parse_budget
+from ..agents import LEVELS, make_agent, parse_budget
 from ..agents.heuristic import HeuristicAgent, argmax_random_tie
-from ..agents.hooks import score_scale
+from ..agents.hooks import score_scale, sensible_filter
 from ..arena.review import (Budget, DecisionReview, analyse_decision, assemble, chances,
                             confidence, decision_tasks, suggest)
 from ..core.game import action_to_dict, fill_names
@@ -375,7 +375,11 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
     budget and seed for the move, it prefers what the review will."""
     legal = view.legal_actions()
     if level == "medium" or len(legal) == 1:
-        values = HeuristicAgent(seed).action_values(view, legal)
+        medium = make_agent(LEVELS["medium"][0], seed)  # its estimate and its guard rails
+        assert isinstance(medium, HeuristicAgent)
+        keep = sensible_filter(view.info) if medium.sensible and len(legal) > 1 else None
+        legal = (keep(view, legal) or legal) if keep else legal
+        values = medium.action_values(view, legal)
         best = argmax_random_tie(values, Rng(seed))
         ranked = sorted(values, reverse=True)
         sure = ("the only move" if len(values) == 1 else "clearly the best move"

@@ -340,6 +340,64 @@ def estimate_scores(state: Any) -> list[float]:
     return out
 
 
+# --- the estimate v2 of issue 21 (``eval=v2``, the ``medium`` level's) -----------------------
+# v1 (``estimate_scores``, named ``v1``: the game's default, used by MCTS, reviews and hints)
+# corrected where the audit (benchmarks/bench_audit.py) found v1's greedy bots losing points:
+# they starved (9 unfed workers a game: v1 weighs a shortfall at a Food Day more than a week
+# away by half and ignores the Food Day after it, so the corn came too late). In MCTS's
+# rollout cut-offs v2 gained nothing measurable (docs/bots.md), so the default stays v1.
+V2 = {
+    "hunger_far": 1.0,        # weight of the next Food Day's shortfall whatever its distance
+    "hunger_next": 0.6,       # weight of the shortfall at the Food Day after it
+    "unfed_extra": 1.0,       # VP a starving worker costs beyond the 3 VP (its actions lost)
+    "worker_round": 0.45,     # v1's WORKER_VP_PER_ROUND (0.3 fed the workers better, won less)
+    "temple_step": 0.0,       # VP per temple step above the bottom, times the share of the game left
+    "tech_level": 0.0,        # VP per technology level, times the share of the game left
+    "building": 0.0,          # VP per building or monument built, times the share of the game left
+}
+
+
+def estimate_scores_v2(state: Any) -> list[float]:
+    """Estimated final score of every seat (exact once the game is over): v1
+    (:func:`estimate_scores`) plus the corrections of :func:`v2_correction`."""
+    s = state
+    if s.phase == OVER:
+        return s.scores()
+    base = estimate_scores(s)
+    return [v + v2_correction(s, seat) for seat, v in enumerate(base)]
+
+
+def v2_correction(s: Any, seat: int, w: dict[str, float] = V2) -> float:
+    """What v2 adds to v1's estimate of ``seat`` (the game not over)."""
+    P = s.p[seat]
+    food_done = s.food_done
+    days = 4 - food_done
+    total = 0.0
+    left = max(0, LAST_DAY - s.day)
+    total += left * P[WORKERS] * (w["worker_round"] - WORKER_VP_PER_ROUND)
+    share = min(1.0, left / GAME_ROUNDS)
+    total += share * (w["temple_step"] * (P[TEMPLE] + P[TEMPLE + 1] + P[TEMPLE + 2] + 3)
+                      + w["tech_level"] * (P[TECH] + P[TECH + 1] + P[TECH + 2] + P[TECH + 3])
+                      + w["building"] * (len(s.built[seat]) + len(s.monuments[seat])))
+    need, each = feeding_cost(P)
+    if not (days and each and need):
+        return total
+    picked = picked_worker(s, seat) if s.cur == seat else None
+    have = P[CORN] + corn_on_the_way(s, seat, picked)
+    per_worker = -DATA.unfed_vp + each / DATA.corn_per_vp
+    to_day = FOOD_DAYS[food_done] - s.day
+    v1_weight = hunger_weight(to_day)
+    short = need * each - have
+    unfed = -(-short // each) if short > 0 else 0
+    # the next Food Day: full weight (v1 gave it v1_weight), and what starving costs beyond 3 VP
+    total -= unfed * (per_worker * (max(v1_weight, w["hunger_far"]) - v1_weight) + w["unfed_extra"])
+    if days > 1:  # the Food Day after: corn for both, what the first leaves unfed excepted
+        short2 = 2 * need * each - have
+        unfed2 = (-(-short2 // each) if short2 > 0 else 0) - unfed
+        total -= unfed2 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
+    return total
+
+
 def tie_break_workers(state: Any) -> list[int]:
     """Workers on the gears per seat (the final tie-break, for bots that need it)."""
     return [P[ON_GEARS] for P in state.p]
