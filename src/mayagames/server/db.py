@@ -35,7 +35,7 @@ except ImportError:  # not on Windows: the SQLite file is then not guarded
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, bindparam,
                         create_engine, delete, event, false, func, insert, inspect, select, text,
-                        update)
+                        type_coerce, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
@@ -201,6 +201,17 @@ class BrokenRow:
 
     id: str
     reason: str
+
+
+def loose_json(raw: Any, damaged: Any = None) -> Any:
+    """A JSON column read as raw text (``type_coerce(column, String)``): its value, or
+    ``damaged`` when it is not valid JSON (drivers that parse JSON give the value)."""
+    if not isinstance(raw, (str, bytes)):
+        return raw
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return damaged
 
 
 def now() -> dt.datetime:
@@ -501,14 +512,15 @@ class Database:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
+            # told as raw text: a damaged entry is told anew, it does not break the table
             moves = session.execute(
-                select(MoveRow.text, MoveRow.seat, MoveRow.told).where(MoveRow.table_id == table_id)
-                .order_by(MoveRow.number)).all()
+                select(MoveRow.text, MoveRow.seat, type_coerce(MoveRow.told, String).label("told"))
+                .where(MoveRow.table_id == table_id).order_by(MoveRow.number)).all()
             rematch = session.execute(select(RematchRow.rematch_id)
                                       .where(RematchRow.table_id == table_id)).scalar_one_or_none()
             stored = _stored(row, [(m.text, m.seat) for m in moves])
             stored.rematch = rematch
-            stored.told = [m.told for m in moves]
+            stored.told = [loose_json(m.told) for m in moves]
             return stored
 
     def table_ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:

@@ -34,6 +34,14 @@ CHAT_MAX = 500          # characters of one chat line
 CHAT_BURST = 5          # lines one author may send ...
 CHAT_WINDOW = 10.0      # ... per this many seconds
 CHAT_KEEP = 200         # lines a table's chat shows
+DEFAULT_ZOMBIE = "medium"  # the level of a stored table whose zombie level is unknown
+RATED_SPEED = "turn:3d"  # the clock of a rated table created without one (a loser cannot stall)
+
+
+def rated_speed(speed: Speed, rated: bool) -> Speed:
+    """A rated table always has a clock: untimed, it gets ``RATED_SPEED`` (else a loser
+    could stall forever instead of losing)."""
+    return parse_speed(RATED_SPEED) if rated and not speed.timed else speed
 
 
 def login_required(account: Account | None) -> Account:
@@ -139,7 +147,7 @@ class Players:
     # --- tables: creation and loading ---------------------------------------------------------
     def check_create(self, req: Any, account: Account | None) -> Speed:
         """Refuse settings the creator may not choose (before anything is stored)."""
-        speed = parse_speed(req.speed)
+        speed = rated_speed(parse_speed(req.speed), req.rated)
         if (req.public or req.rated) and account is None:
             raise ServerError(401, "login_required", "public and rated tables need an account: "
                               "log in first")
@@ -187,8 +195,8 @@ class Players:
         before = self.meta_of(old)
 
         async def prepare(room: Room) -> Extension:
-            speed = parse_speed(before.speed)
-            meta = TableMeta(public=False, rated=before.rated, speed=before.speed,
+            speed = rated_speed(parse_speed(before.speed), before.rated)
+            meta = TableMeta(public=False, rated=before.rated, speed=speed.text,
                              zombie=before.zombie, creator_id=before.creator_id,
                              clock=new_clock(speed, room.stored.num_players),
                              owners=dict(before.owners), owner_names=dict(before.owner_names))
@@ -234,6 +242,10 @@ class Players:
 
     async def adopt(self, room: Room, meta: TableMeta) -> None:
         """Make ``meta`` the room's: zombies play, the lobby waits, the clock is watched."""
+        if meta.zombie not in LEVELS:  # a damaged row: the default level plays the zombies
+            log.error("table %s: zombie level %r is unknown; %s plays its timed-out seats",
+                      room.id, meta.zombie, DEFAULT_ZOMBIE)
+            meta.zombie = DEFAULT_ZOMBIE
         self.meta[room.id] = meta
         for seat in meta.zombies:
             room.agents[seat] = self.zombie_agent(room, meta, seat)
@@ -532,6 +544,8 @@ class Players:
                 return False
             deadline = meta.clock.get("deadline")
             meta.clock["remaining"][seat] = 0.0
+            if not any(e.seat == seat for e in room.log):  # walked away before moving
+                meta.clock["idle"] = sorted({*meta.clock.get("idle", []), seat})
             meta.zombies.append(seat)
             run_for(meta.clock, parse_speed(meta.speed), None, self.clock())
             # only if no other instance timed the seat out (or moved) since we read it
@@ -556,6 +570,16 @@ class Players:
             return
         if not await self.db(self.store.mark_rated, room.id):
             return
+        idle = sorted((meta.clock or {}).get("idle", []))
+        if idle:  # a seat that never moved: two accounts of one person would farm points
+            log.info("table %s: not rated (seats %s never moved)", room.id, idle)
+            meta.rated_done = True
+            seats = ", ".join(str(s + 1) for s in idle)
+            await self.post(room, "", None, f"This game is not rated: seat {seats} ran out of "
+                            "time before making a move.", system=True)
+            return
+        # a timed-out seat ranks last whatever its zombie did; the zombie's play rates no
+        # one (the seat's ladder name stays its account's)
         ranks = finishing_ranks(room.state.scores(), room.state.winners(), meta.zombies)
         await self.record_result(room.info.name, room.id, [k for k in keys if k],
                                  [room.stored.seats[s].name for s in range(len(keys))], ranks)

@@ -31,7 +31,7 @@ from typing import Any, Callable, Literal
 
 from fastapi import Depends, FastAPI, Request
 from pydantic import Field
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, select
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, delete, select, type_coerce
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..agents import LEVELS, parse_budget
@@ -42,7 +42,7 @@ from ..arena.review import (Budget, DecisionReview, DecisionTask, analyse_decisi
 from ..core.game import action_to_dict
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
-from .db import Base, Database, now
+from .db import Base, Database, loose_json, now
 from .bearer import bearer_token
 from .rooms import Room, ServerError
 from .schemas import Strict
@@ -105,8 +105,19 @@ class ReviewStore:
         self.db = db
 
     def load_review(self, table_id: str) -> ReviewRow | None:
-        with Session(self.db.engine, expire_on_commit=False) as session:
-            return session.get(ReviewRow, table_id)
+        """The table's review row; one whose data are damaged is dropped (logged), so that
+        the review is asked for and computed again (it is a cache of the finished game)."""
+        try:
+            with Session(self.db.engine, expire_on_commit=False) as session:
+                row = session.get(ReviewRow, table_id)
+            if row is None or row.status != "done" or isinstance(row.data, dict):
+                return row
+            log.error("table %s: the stored review is not a review; it is dropped", table_id)
+        except (ValueError, TypeError) as exc:
+            log.error("table %s: the stored review is damaged (%s); it is dropped", table_id, exc)
+        with Session(self.db.engine) as session, session.begin():
+            session.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
+        return None
 
     def queue_review(self, table_id: str, budget: str) -> bool:
         """Insert a queued row; False if the table already has one."""
@@ -135,9 +146,18 @@ class ReviewStore:
                      "action": r.action} for r in rows]
 
     def hint_at(self, table_id: str, move_number: int) -> dict[str, Any] | None:
+        """The stored hint (None: none, or one whose data are damaged: asked anew)."""
         with Session(self.db.engine) as session:
-            row = session.get(HintRow, (table_id, move_number))
-            return dict(row.data) if row is not None else None
+            raw = session.execute(select(type_coerce(HintRow.data, String))
+                                  .where(HintRow.table_id == table_id,
+                                         HintRow.move_number == move_number)).scalar()
+        data = loose_json(raw)
+        if raw is not None and not isinstance(data, dict):  # dropped: it is computed again
+            log.error("table %s: the stored hint of move %s is damaged", table_id, move_number)
+            with Session(self.db.engine) as session, session.begin():
+                session.execute(delete(HintRow).where(HintRow.table_id == table_id,
+                                                      HintRow.move_number == move_number))
+        return dict(data) if isinstance(data, dict) else None
 
     def add_hint(self, table_id: str, move_number: int, seat: int, level: str,
                  data: dict[str, Any]) -> None:

@@ -159,6 +159,8 @@ class GameService:
             except ServerError as exc:
                 if exc.code != "broken_table":  # (a broken one is logged as it breaks)
                     log.error("table %s not resumed: %s", table_id, exc.message)
+            except Exception:  # whatever else one table does, the server starts
+                log.exception("table %s not resumed", table_id)
         self.evictor = asyncio.get_running_loop().create_task(self.evict_idle_rooms())
         self.evictor.add_done_callback(log_failure)
 
@@ -422,8 +424,16 @@ class GameService:
             log.error("table %s: %s", table_id, "; ".join(room.broken_bots.values()))
         if table_id in self.rooms:  # loaded meanwhile by another request
             return self.rooms[table_id]
-        for hook in self.on_load:
-            await hook(room)
+        try:
+            for hook in self.on_load:
+                await hook(room)
+        except ServerError:
+            raise
+        except Exception as exc:  # a feature's row of this table is damaged (its settings)
+            reason = f"table {table_id} cannot be resumed: {type(exc).__name__}: {exc}"[:500]
+            self.broken[table_id] = reason
+            log.error("%s", reason)
+            raise ServerError(500, "broken_table", reason) from exc
         room = self.rooms.setdefault(table_id, room)
         room.last_used = time.monotonic()
         self.start_bots(room)

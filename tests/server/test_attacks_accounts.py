@@ -1,0 +1,266 @@
+"""Attacks on the account surface (issue 26, items 4-7): rating abuse through time-outs,
+damaged rows of the players' tables, cheap abuse (sign-ups, password guesses, chat floods,
+hints that starve the bots, profiles that replay tables) and what is counted per instance.
+Each test performs the attack and checks the answer and that nothing changed."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from mayagames.server.limits import Rate, ServerLimits
+
+
+def wait_for(client: Any, table: str, predicate: Any, timeout: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        client.cookies.clear()
+        data = client.get(f"/api/tables/{table}").json()
+        if predicate(data):
+            return data
+        time.sleep(0.03)
+    raise AssertionError(f"not reached: {data}")
+
+
+def move_as(client: Any, support: Any, session: str, table: str, text: str) -> None:
+    support.use(client, session)
+    number = client.get(f"/api/tables/{table}").json()["move_number"]
+    answer = client.post(f"/api/tables/{table}/moves", json={"move_number": number, "action": text})
+    assert answer.status_code == 200, answer.text
+
+
+def rated_pair(client: Any, support: Any, speed: str | None = "realtime:1+0",
+               zombie: str = "medium") -> tuple[str, str, str]:
+    """Ana creates a public rated tally table, Ben joins seat 1: (table, ana, ben)."""
+    ana, ben = support.register(client, "Ana"), support.register(client, "Ben")
+    support.use(client, ana)
+    body: dict[str, Any] = {"game": "tally", "players": 2, "seed": 3, "public": True,
+                            "rated": True, "zombie": zombie}
+    if speed is not None:
+        body["speed"] = speed
+    created = client.post("/api/tables", json=body)
+    assert created.status_code == 201, created.text
+    table = created.json()["table"]
+    support.use(client, ben)
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
+    return table, ana, ben
+
+
+def ladder(client: Any) -> dict[str, dict[str, Any]]:
+    client.cookies.clear()
+    return {r["name"]: r for r in client.get("/api/ratings/tally").json()["ratings"]}
+
+
+# --- 4. rating abuse through time-outs ----------------------------------------------------
+def test_a_timed_out_seat_loses_whatever_its_zombie_does(pclient, support, fake_clock):
+    """Ben plays his first turn, then walks away: the zombie plays on (and outscores Ana,
+    who only adds 1s), yet Ben ranks last and the bot level earns nothing."""
+    table, ana, ben = rated_pair(pclient, support)
+    move_as(pclient, support, ana, table, "add 1")
+    move_as(pclient, support, ana, table, "end")
+    move_as(pclient, support, ben, table, "add 1")
+    move_as(pclient, support, ben, table, "end")
+    move_as(pclient, support, ana, table, "add 1")
+    move_as(pclient, support, ana, table, "end")
+    fake_clock.advance(61)  # Ben's second turn: he is away
+    wait_for(pclient, table, lambda d: d["players"][1]["zombie"])
+    final = wait_for(pclient, table, lambda d: d["terminal"])
+    assert final["scores"][1] > final["scores"][0]  # the zombie outscored Ana
+    board = ladder(pclient)
+    assert set(board) == {"Ana", "Ben"}  # the zombie's level is not rated by this game
+    assert board["Ana"]["rating"] > board["Ben"]["rating"]
+    history = {h["table"]: h["rank"] for h in pclient.get("/api/players/Ben").json()["history"]}
+    assert history == {table: 2}
+    assert pclient.get("/api/players/Ana").json()["history"][0]["rank"] == 1
+
+
+def test_a_game_where_a_seat_never_moved_is_not_rated(pclient, support, fake_clock):
+    """Two accounts of one person: Ben never moves, his zombie loses on time for him and
+    Ana would farm points. Such a game is not rated at all."""
+    table, ana, ben = rated_pair(pclient, support)
+    move_as(pclient, support, ana, table, "add 2")
+    move_as(pclient, support, ana, table, "end")
+    fake_clock.advance(61)
+    wait_for(pclient, table, lambda d: d["players"][1]["zombie"])
+    for _ in range(4):
+        state = wait_for(pclient, table, lambda d: d["terminal"] or d["current_player"] == 0)
+        if state["terminal"]:
+            break
+        move_as(pclient, support, ana, table, "end" if state["view"]["steps"] else "add 2")
+        move_as(pclient, support, ana, table, "end")
+    wait_for(pclient, table, lambda d: d["terminal"])
+    assert ladder(pclient) == {}
+    chat = pclient.get(f"/api/tables/{table}/chat").json()["chat"]
+    assert any(line["system"] and "not rated" in line["text"] for line in chat)
+
+
+def test_rated_tables_always_have_a_clock(pclient, support):
+    ana = support.register(pclient, "Ana")
+    support.use(pclient, ana)
+    for body in ({}, {"speed": "untimed"}):
+        created = pclient.post("/api/tables", json={"game": "tally", "players": 2, "rated": True,
+                                                    **body})
+        assert created.status_code == 201, created.text
+        assert created.json()["speed"] != "untimed"
+        table = created.json()["table"]
+        state = pclient.get(f"/api/tables/{table}").json()
+        assert state["lobby"]["speed"] != "untimed" and state["clock"] is not None
+    unrated = pclient.post("/api/tables", json={"game": "tally", "players": 2}).json()
+    assert unrated["speed"] == "untimed"
+
+
+# --- 5. damaged rows of the players' tables, reviews and hints -------------------------------
+# (table kind, SQL with :id, what the table's route answers then). Kinds: "bot" a playing
+# table with a bot seat (loaded at start-up), "moved" one with a stored move, "finished" a
+# finished one. Expected: "broken" (500 broken_table naming the table), or "ok" (it plays on).
+META_DAMAGE = {
+    "clock not JSON": ("bot", "UPDATE table_meta SET clock = '{x' WHERE table_id = :id", "broken"),
+    "clock not a clock": ("bot", "UPDATE table_meta SET clock = '{\"remaining\": \"x\"}' "
+                          "WHERE table_id = :id", "broken"),
+    "clock deadline text": ("bot", "UPDATE table_meta SET clock = '{\"remaining\": [60, 60], "
+                            "\"running\": 0, \"since\": 1, \"deadline\": \"soon\"}' "
+                            "WHERE table_id = :id", "broken"),
+    "zombie level unknown": ("bot", "UPDATE table_meta SET zombie = 'godlike', zombies = '[0]' "
+                             "WHERE table_id = :id", "ok"),
+    "zombies not JSON": ("bot", "UPDATE table_meta SET zombies = '{x' WHERE table_id = :id",
+                         "broken"),
+    "zombies not seats": ("bot", "UPDATE table_meta SET zombies = '[\"a\"]' WHERE table_id = :id",
+                          "broken"),
+    "speed unknown": ("bot", "UPDATE table_meta SET speed = 'warp' WHERE table_id = :id", "broken"),
+    "seat owner out of range": ("bot", "UPDATE seat_owners SET seat = 99 WHERE table_id = :id",
+                                "broken"),
+    "told not JSON": ("moved", "UPDATE game_moves SET told = '{x' WHERE table_id = :id", "ok"),
+    "told not an entry": ("moved", "UPDATE game_moves SET told = '[1, 2]' WHERE table_id = :id",
+                          "ok"),
+    "chat time text": ("moved", "INSERT INTO table_chat (table_id, author, seat, system, text, at) "
+                       "VALUES (:id, 'x', NULL, 0, 'hello', 'noon')", "ok"),
+}
+
+
+def sqlite_path(db_url: str) -> str:
+    return db_url.removeprefix("sqlite:///")
+
+
+def damage(db_url: str, sql: str, table: str) -> None:
+    import sqlite3
+
+    with sqlite3.connect(sqlite_path(db_url)) as conn:
+        conn.execute(sql.replace(":id", "?"), (table,) * sql.count(":id"))
+
+
+def test_damaged_settings_rows_break_one_table_and_the_server_starts(players_app, support, db_url,
+                                                                     caplog):
+    """Each damaged row of table_meta, seat_owners, game_moves.told and table_chat, on
+    tables with a bot seat (resumed at start-up): the server starts, the table is either
+    set apart with a clear reason (500 broken_table naming it) or plays on, and every other
+    table works."""
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app()) as c:
+        ana = support.register(c, "Ana")
+        support.use(c, ana)
+
+        def bot_table() -> str:
+            body = {"game": "tally", "players": 2, "seed": 1, "speed": "realtime:5+0",
+                    "seats": [{"agent": "human"}, {"agent": "random"}]}
+            answer = c.post("/api/tables", json=body)
+            assert answer.status_code == 201, answer.text
+            return answer.json()["table"]
+
+        tables = {}
+        for name, (kind, _, _) in META_DAMAGE.items():
+            tables[name] = bot_table()
+            if kind == "moved":
+                move_as(c, support, ana, tables[name], "add 1")
+        good = bot_table()
+    for name, (_, sql, _) in META_DAMAGE.items():
+        damage(db_url, sql, tables[name])
+    caplog.set_level(logging.ERROR, logger="mayagames.server")
+    with TestClient(players_app()) as c:  # the server starts
+        assert c.get("/api/health").json()["ok"] is True
+        for name, (_, _, expected) in META_DAMAGE.items():
+            table = tables[name]
+            answer = c.get(f"/api/tables/{table}")
+            if expected == "broken":
+                body = answer.json()
+                assert answer.status_code == 500 and body["error"] == "broken_table", (name, body)
+                assert table in body["message"], (name, body)
+                assert any(table in r.getMessage() for r in caplog.records), name
+            else:
+                assert answer.status_code == 200, (name, answer.text)
+            assert c.get(f"/api/tables/{table}/chat").status_code in (200, 500), name
+        zombie = wait_for(c, tables["zombie level unknown"], lambda d: d["current_player"] == 0
+                          and d["move_number"] > 0 or d["terminal"])
+        assert zombie["lobby"]["zombie"] == "medium" and zombie["players"][0]["zombie"]
+        told = c.get(f"/api/tables/{tables['told not JSON']}").json()
+        assert told["log"][0]["text"]  # told anew
+        assert c.get(f"/api/tables/{tables['chat time text']}/chat").status_code == 200
+        support.use(c, ana)
+        me = c.get("/api/me")
+        assert me.status_code == 200, me.text
+        assert good in {t["table"] for t in me.json()["tables"]}
+        move_as(c, support, ana, good, "add 1")  # every other table works
+        assert c.get("/api/tables?open=1").status_code == 200
+
+
+def test_damaged_account_rows_give_clear_answers(players_app, support, db_url):
+    """A session whose expiry is not a number, ratings and history points whose numbers
+    are not, a login failure whose time is not: clear answers, never a 500."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app()) as c:
+        ana = support.register(c, "Ana")
+        ben = support.register(c, "Ben")
+        table, _, _ = (None, None, None)
+    damage(db_url, "UPDATE account_sessions SET expires_at = 'soon' WHERE account_id = "
+           "(SELECT id FROM accounts WHERE name = :id)", "Ana")
+    damage(db_url, "INSERT INTO ratings (game, player, name, mu, sigma, games, updated_at) "
+           "VALUES ('tally', 'account:2', :id, 'x', 'y', 1, 0)", "Ben")
+    damage(db_url, "INSERT INTO rating_history (game, player, table_id, rank, players, mu, sigma, "
+           "at) VALUES ('tally', 'account:2', :id, 1, 2, 'x', 'y', 'z')", "nowhere")
+    damage(db_url, "INSERT INTO login_failures (key, at) VALUES (:id, 'later')", "k")
+    with TestClient(players_app()) as c:
+        support.use(c, ana)
+        answer = c.get("/api/me")
+        assert answer.status_code == 401 and answer.json()["error"] in ("session_expired",
+                                                                        "bad_session")
+        support.use(c, ben)
+        assert c.get("/api/me").status_code == 200
+        c.cookies.clear()
+        assert c.get("/api/ratings/tally").status_code == 200
+        profile = c.get("/api/players/Ben")
+        assert profile.status_code == 200, profile.text
+        assert profile.json()["history"] == [] and profile.json()["ratings"] == []
+        login = c.post("/api/login", json={"name": "Ben", "password": support.PASSWORD})
+        assert login.status_code == 200, login.text
+
+
+def test_damaged_review_and_hint_rows_are_computed_again(client, support, db_url):
+    """A stored review or hint whose data are not JSON (or not a review): the review is
+    asked for again (404 no_review, then POST queues it), the hint computed again."""
+    finished = support.create_table(client)
+    url = f"/api/tables/{finished['table']}"
+    while not (state := client.get(url).json())["terminal"]:
+        client.post(f"{url}/moves", headers=support.bearer(finished["tokens"][state["current_player"]]),
+                    json={"move_number": state["move_number"], "action_id": 0})
+    playing = support.create_table(client)
+    stamp = "2026-01-01 00:00:00.000000"
+    damage(db_url, "INSERT INTO game_reviews (table_id, status, budget, data, created_at) VALUES "
+           f"(:id, 'done', '300i', '{{x', '{stamp}')", finished["table"])
+    damage(db_url, "INSERT INTO game_hints (table_id, move_number, seat, level, action, data, "
+           f"created_at) VALUES (:id, 0, 0, 'medium', 'x', '{{x', '{stamp}')", playing["table"])
+    answer = client.get(f"{url}/review")
+    assert answer.status_code == 404 and answer.json()["error"] == "no_review", answer.text
+    again = client.post(f"{url}/review")
+    assert again.status_code == 200 and again.json()["status"] in ("queued", "running", "done")
+    hint = client.post(f"/api/tables/{playing['table']}/hint", json={"level": "medium",
+                       "move_number": 0}, headers=support.bearer(playing["tokens"][0]))
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["action"] != "x"
+    damage(db_url, "UPDATE game_reviews SET data = '[1]', status = 'done' WHERE table_id = :id",
+           finished["table"])
+    assert client.get(f"{url}/review").status_code == 404
