@@ -264,3 +264,82 @@ def test_damaged_review_and_hint_rows_are_computed_again(client, support, db_url
     damage(db_url, "UPDATE game_reviews SET data = '[1]', status = 'done' WHERE table_id = :id",
            finished["table"])
     assert client.get(f"{url}/review").status_code == 404
+
+
+# --- 6. cheap abuse -------------------------------------------------------------------------
+def limited(**rates: Any) -> ServerLimits:
+    from dataclasses import replace
+
+    return replace(ServerLimits(allow_fixed_seed=True).without_rate_limits(), **rates)
+
+
+def test_sign_ups_are_limited_per_address(players_app, support):
+    """200 sign-ups from one address cost 37 s of hashing: past the limit they are refused
+    before any hashing, and nothing is created."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app(limits=limited(rate_signups=Rate(3, 3600)))) as c:
+        for i in range(3):
+            support.register(c, f"user{i}")
+        c.cookies.clear()
+        refused = c.post("/api/accounts", json={"name": "user9", "password": support.PASSWORD})
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        assert "Retry-After" in refused.headers
+        assert c.app.state.players.store.count_accounts() == 3
+    with TestClient(players_app()) as c:  # the default limit is on
+        assert c.app.state.service.limits.rate_signups is None  # (tests turn rates off)
+    assert ServerLimits().rate_signups is not None
+
+
+def test_wrong_current_passwords_are_throttled(pclient, support):
+    """Someone holding a session guesses the password through POST /api/me/password: the
+    guesses count as failed logins of the account, so the sixth is refused (429), the
+    right one too, and the password is unchanged."""
+    ana = support.register(pclient, "Ana")
+    support.use(pclient, ana)
+    for i in range(5):
+        wrong = pclient.post("/api/me/password", json={"old": f"guess number {i}",
+                                                       "new": "a brand new secret"})
+        assert wrong.status_code == 403 and wrong.json()["error"] == "bad_login"
+    right = pclient.post("/api/me/password", json={"old": support.PASSWORD,
+                                                   "new": "a brand new secret"})
+    assert right.status_code == 429 and right.json()["error"] == "too_many_attempts"
+    assert "Retry-After" in right.headers
+    pclient.cookies.clear()
+    login = pclient.post("/api/login", json={"name": "Ana", "password": "a brand new secret"})
+    assert login.status_code in (401, 429)  # unchanged (and the name is throttled anyway)
+
+
+def test_strangers_cannot_chat_at_a_private_table(pclient, support):
+    """Thirty fresh accounts post into someone else's private table: every line refused,
+    nothing stored, and a stranger cannot read the table's chat."""
+    table = support.create_table(pclient)
+    seat = support.bearer(table["tokens"][0])
+    pclient.cookies.clear()
+    assert pclient.post(f"/api/tables/{table['table']}/chat", json={"text": "ours"},
+                        headers=seat).status_code == 201
+    for i in range(30):
+        support.register(pclient, f"stranger{i}")
+        answer = pclient.post(f"/api/tables/{table['table']}/chat", json={"text": "spam"})
+        assert answer.status_code == 403 and answer.json()["error"] == "private_chat"
+        assert pclient.get(f"/api/tables/{table['table']}/chat").status_code == 403
+    pclient.cookies.clear()
+    lines = pclient.get(f"/api/tables/{table['table']}/chat", headers=seat).json()["chat"]
+    assert [line["text"] for line in lines] == ["ours"]
+
+
+def test_a_public_tables_chat_has_a_rate_for_all_authors(players_app, support):
+    from fastapi.testclient import TestClient
+
+    with TestClient(players_app(limits=limited(rate_chat_table=Rate(5, 10)))) as c:
+        ana = support.register(c, "Ana")
+        support.use(c, ana)
+        table = c.post("/api/tables", json={"game": "toy", "players": 2, "public": True}).json()
+        answers = []
+        for i in range(8):  # eight accounts, one line each: within each author's own limit
+            support.register(c, f"crowd{i}")
+            answers.append(c.post(f"/api/tables/{table['table']}/chat", json={"text": f"hi {i}"}))
+        assert [a.status_code for a in answers] == [201] * 5 + [429] * 3
+        assert answers[-1].json()["error"] == "rate_limited"
+        c.cookies.clear()
+        assert len(c.get(f"/api/tables/{table['table']}/chat").json()["chat"]) == 5

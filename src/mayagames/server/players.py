@@ -136,9 +136,20 @@ class Players:
             raise ServerError(401, "session_expired", "your session has expired; log in again")
         return account
 
-    async def change_password(self, account: Account, secret: str, old: str, new: str) -> None:
+    async def change_password(self, account: Account, secret: str, old: str, new: str,
+                              address: str = "unknown") -> None:
+        """A wrong current password counts as a failed login of the account's name and the
+        address (the login throttle's counters, in the database): a stolen session cannot
+        guess the password faster than a login could."""
+        keys = self.throttle.keys(account.name, address)
+        now = self.clock()
+        found = await self.db(self.store.login_failures, [k for k, _ in keys],
+                              now - self.throttle.window)
+        self.throttle.check(keys, found, now)
         digest = await self.db(self.store.password_hash, account.id)
         if digest is None or not await self.hashing(self.passwords.verify, digest, old):
+            await self.db(self.store.add_login_failures, [k for k, _ in keys], self.clock(),
+                          self.clock() - self.throttle.window)
             raise ServerError(403, "bad_login", "the current password is wrong")
         check_password(new, account.name)
         await self.db(self.store.set_password, account.id,
@@ -597,6 +608,8 @@ class Players:
         seat = await self.seat(room, token, account)
         if seat is None and account is None:
             raise ServerError(401, "login_required", "log in or open your seat to chat")
+        if seat is None and not self.meta_of(room).public:
+            raise ServerError(403, "private_chat", "a private table's chat belongs to its seats")
         author = room.stored.seats[seat].name if seat is not None else account.name  # type: ignore[union-attr]
         text = "".join(c for c in text if c.isprintable() or c == " ").strip()
         if not text:
@@ -610,15 +623,25 @@ class Players:
             sent.popleft()
         if len(sent) >= CHAT_BURST:
             raise Throttled(int(sent[0] + CHAT_WINDOW - now) + 1, "too many chat lines")
+        # all authors together: thirty fresh accounts cannot flood one table
+        self.service.check_rate("chat_table", room.id, self.service.limits.rate_chat_table,
+                                "chat lines at this table")
         sent.append(now)
         return await self.post(room, author, seat, text)
 
     async def post(self, room: Room, author: str, seat: int | None, text: str,
                    system: bool = False) -> dict[str, Any]:
         line = await self.db(self.store.add_chat, room.id, author, seat, text, system, self.clock())
+        public = self.meta_of(room).public
         for sub in list(room.subscribers):
-            sub.push({"type": "chat", "table": room.id, **line})
+            if public or sub.seat is not None:  # a private table's chat: its seats only
+                sub.push({"type": "chat", "table": room.id, **line})
         return line
 
-    async def chat(self, room: Room) -> list[dict[str, Any]]:
+    async def chat(self, room: Room, token: str | None = None,
+                   account: Account | None = None) -> list[dict[str, Any]]:
+        """The table's last chat lines: anyone's on a public table, a seat's on a private one."""
+        if not self.meta_of(room).public and await self.seat(room, token, account) is None:
+            raise ServerError(403, "private_chat", "a private table's chat belongs to its seats: "
+                              "open your seat to read it")
         return await self.db(self.store.chat, room.id, CHAT_KEEP)
