@@ -343,3 +343,58 @@ def test_a_public_tables_chat_has_a_rate_for_all_authors(players_app, support):
         assert answers[-1].json()["error"] == "rate_limited"
         c.cookies.clear()
         assert len(c.get(f"/api/tables/{table['table']}/chat").json()["chat"]) == 5
+
+
+def test_hints_wait_in_the_analysis_lane_and_never_starve_the_bots(make_app, support,
+                                                                     monkeypatch):
+    """Six slow hints asked at once on six tables: they are computed one at a time (the
+    analysis lane), so the two bot threads always have one free and a bot at another
+    table moves before the second hint is done (before: the hints took both threads and
+    the bot waited behind all of them)."""
+    import threading
+
+    import httpx
+
+    from mayagames.server import reviews
+
+    running, most, done = [0], [0], [0]
+    lock = threading.Lock()
+
+    def slow_hint(view, seat, level, budget, seed):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.4)
+        with lock:
+            running[0] -= 1
+            done[0] += 1
+        return {"action": str(view.legal_actions()[0]), "margin": 0.0, "win_prob": None,
+                "bot": "test"}
+
+    monkeypatch.setattr(reviews, "compute_hint", slow_hint)
+    with support.LiveServer(make_app(bot_workers=2)) as live:
+        http = httpx.Client(base_url=live.url, timeout=30)
+        tables = [support.create_table(http) for _ in range(6)]
+        bot_table = support.create_table(http, agents=["human", "random"])
+        answers: list[Any] = []
+
+        def ask(table: dict[str, Any]) -> None:
+            answers.append(httpx.post(f"{live.url}/api/tables/{table['table']}/hint",
+                                      json={"level": "medium", "move_number": 0}, timeout=30,
+                                      headers=support.bearer(table["tokens"][0])))
+
+        threads = [threading.Thread(target=ask, args=(t,)) for t in tables]
+        for thread in threads:
+            thread.start()
+        while running[0] == 0:
+            time.sleep(0.01)
+        support.play_first_moves(http, bot_table, 1)  # the bot answers at once
+        url = f"/api/tables/{bot_table['table']}"
+        while http.get(url).json()["current_player"] != 0 and not http.get(url).json()["terminal"]:
+            time.sleep(0.01)
+        hints_done_when_the_bot_moved = done[0]
+        for thread in threads:
+            thread.join(30)
+        assert [a.status_code for a in answers] == [200] * 6
+        assert most[0] == 1
+        assert hints_done_when_the_bot_moved <= 1

@@ -50,6 +50,7 @@ from .schemas import Strict
 log = logging.getLogger("mayagames.server")
 DEFAULT_REVIEW_BUDGET = "300i"
 MAX_QUEUED = 16  # reviews waiting at once; more are refused (503) until the queue drains
+MAX_HINTS_WAITING = 16  # hints waiting for the analysis lane; more are refused (503)
 HINT_LEVELS = ("medium", "hard")
 
 
@@ -190,6 +191,11 @@ class Reviews:
         self.jobs: dict[str, Job] = {}
         self.worker: asyncio.Task[None] | None = None
         self.computed = 0  # reviews computed by this server (tests: computed once)
+        # The analysis lane: one review decision or hint at a time in the bot pool, so a
+        # table's bot waits for at most one analysis decision (whose budget is within the
+        # bots' own limits), however many hints and reviews are asked for.
+        self.lane = asyncio.Semaphore(1)
+        self.hints_waiting = 0
 
     # --- reviews --------------------------------------------------------------------
     async def request(self, room: Room) -> dict[str, Any]:
@@ -255,7 +261,9 @@ class Reviews:
         loop = asyncio.get_running_loop()
         start = loop.time()
         for task in tasks:
-            review = await loop.run_in_executor(self.executor(), analyse_decision, task, self.budget)
+            async with self.lane:
+                review = await loop.run_in_executor(self.executor(), analyse_decision, task,
+                                                    self.budget)
             job.reviews.append(review)
             job.done += 1
         data = assemble(record, job.reviews, self.budget, 0, None, loop.time() - start)
@@ -282,10 +290,19 @@ class Reviews:
         if stored is not None:
             return stored
         view = room.state.view(seat)
-        text = await asyncio.get_running_loop().run_in_executor(
-            self.executor(), compute_hint, view, seat, req.level,
-            self.hint_budgets.get(req.level, ""), derive_seed(room.stored.seed, room.id, "hint",
-                                                                req.move_number))
+        if self.hints_waiting >= MAX_HINTS_WAITING:
+            raise ServerError(503, "busy", "too many hints are waiting; try again in a moment")
+        self.hints_waiting += 1
+        try:
+            async with self.lane:  # queued beside the reviews (see __init__)
+                if room.move_number != req.move_number:
+                    raise ServerError(409, "stale", "the game moved on while the hint waited")
+                text = await asyncio.get_running_loop().run_in_executor(
+                    self.executor(), compute_hint, view, seat, req.level,
+                    self.hint_budgets.get(req.level, ""),
+                    derive_seed(room.stored.seed, room.id, "hint", req.move_number))
+        finally:
+            self.hints_waiting -= 1
         data = {"move_number": req.move_number, "seat": seat, "level": req.level, **text}
         async with room.lock:
             if room.move_number != req.move_number:
