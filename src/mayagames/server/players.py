@@ -23,7 +23,10 @@ from ..core.rng import derive_seed
 from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_name,
                        check_password, name_key, new_session_secret, session_hash)
 from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
-from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
+from ..core.errors import MayaGamesError
+from ..core.registry import get_game
+from .db import StoredTable
+from .playerstore import Account, DamagedRow, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
 from .service import Extension, Prepare
@@ -36,6 +39,14 @@ CHAT_WINDOW = 10.0      # ... per this many seconds
 CHAT_KEEP = 200         # lines a table's chat shows
 DEFAULT_ZOMBIE = "medium"  # the level of a stored table whose zombie level is unknown
 RATED_SPEED = "turn:3d"  # the clock of a rated table created without one (a loser cannot stall)
+
+
+def ladder_key(stored: StoredTable, meta: TableMeta, seat: int) -> str | None:
+    """The ladder's name for a seat's player (None: a guest or an unrated bot)."""
+    if seat in meta.owners:
+        return account_player(meta.owners[seat])
+    agent = stored.seats[seat].agent
+    return bot_player(agent) if agent in LEVELS else None
 
 
 def rated_speed(speed: Speed, rated: bool) -> Speed:
@@ -318,10 +329,7 @@ class Players:
 
     def player_key(self, room: Room, meta: TableMeta, seat: int) -> str | None:
         """The ladder's name for a seat's player (None: a guest or an unrated bot)."""
-        if seat in meta.owners:
-            return account_player(meta.owners[seat])
-        agent = room.stored.seats[seat].agent
-        return bot_player(agent) if agent in LEVELS else None
+        return ladder_key(room.stored, meta, seat)
 
     # --- the lobby ------------------------------------------------------------------------------
     async def join(self, room: Room, seat: int, account: Account) -> None:
@@ -435,46 +443,89 @@ class Players:
                 "zombie": meta.zombie}
 
     def table_summary(self, room: Room, seat: int | None = None) -> dict[str, Any]:
-        meta = self.meta_of(room)
-        ratings = room.extras.get("ratings", {})
-        current = room.state.current_player
+        """A loaded table as lists show it (seen from ``seat``)."""
+        return self.summary(room.stored, self.meta_of(room), room.extras.get("ratings", {}),
+                            room.info.title, room.state.current_player, room.finished,
+                            room.move_number, room.rematch, seat)
+
+    def summary(self, stored: StoredTable, meta: TableMeta, ratings: dict[int, float],
+                title: str, current: int | None, finished: bool, move_number: int,
+                rematch: str | None, seat: int | None) -> dict[str, Any]:
+        """What lists show of a table: from a loaded room or from its stored rows alone."""
+        free = [i for i, s in enumerate(stored.seats)
+                if s.agent == HUMAN and i not in meta.owners and not s.token_hash]
         return {
-            "table": room.id, "game": room.info.name, "title": room.info.title,
-            "num_players": room.stored.num_players, "options": room.stored.options,
+            "table": stored.id, "game": stored.game, "title": title,
+            "num_players": stored.num_players, "options": stored.options,
             "public": meta.public, "rated": meta.rated, "speed": meta.speed,
             "speed_text": parse_speed(meta.speed).describe(),
-            "status": "finished" if room.finished else ("waiting" if not meta.full else "playing"),
-            "move_number": room.move_number, "current_player": current,
+            "status": "finished" if finished else ("waiting" if not meta.full else "playing"),
+            "move_number": move_number, "current_player": current,
             "seats": [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN,
                        "account": meta.owner_names.get(i), "zombie": i in meta.zombies,
-                       "free": i in self.free_seats(room, meta), "rating": ratings.get(i)}
-                      for i, s in enumerate(room.stored.seats)],
+                       "free": i in free, "rating": ratings.get(i)}
+                      for i, s in enumerate(stored.seats)],
             "seat": seat,
-            "your_turn": seat is not None and not room.finished and meta.full and current == seat
+            "your_turn": seat is not None and not finished and meta.full and current == seat
             and seat not in meta.zombies,
             "clock": public_clock(meta.clock, parse_speed(meta.speed), self.clock()),
-            "rematch": room.rematch,
+            "rematch": rematch,
         }
 
-    async def open_tables(self, limit: int) -> list[dict[str, Any]]:
-        out = []
-        for table_id, _meta in await self.db(self.store.open_tables, limit):
+    def stored_cards(self, table_ids: list[str]) -> dict[str, tuple[StoredTable, TableMeta,
+                                                                    dict[int, float]]]:
+        """(In a database thread.) What lists need of tables not loaded here, from their
+        rows: the table, its settings and its seats' ratings; no replay. A table whose
+        rows are damaged is left out (opening it says why)."""
+        cards = {}
+        for table_id, stored in self.service.db.stored_tables(table_ids).items():
             try:
-                room = await self.service.get_room(table_id)
-            except ServerError:
+                meta = self.store.load_meta(table_id) or TableMeta()
+            except DamagedRow:
                 continue
-            out.append(self.table_summary(room))
+            keys = {seat: key for seat in range(stored.num_players)
+                    if (key := ladder_key(stored, meta, seat))}
+            found = self.store.ratings(stored.game, sorted(set(keys.values())))
+            cards[table_id] = (stored, meta, {seat: rating_dict(found[k])["rating"]
+                                              for seat, k in keys.items() if k in found})
+        return cards
+
+    async def summaries(self, tables: list[tuple[str, int | None]]) -> list[dict[str, Any]]:
+        """Each (table, seat) as lists show it: a loaded table from memory, the others from
+        their stored rows (a profile or /api/me never replays games on the event loop)."""
+        rooms = self.service.rooms
+        cards = await self.db(self.stored_cards, [t for t, _ in tables if t not in rooms])
+        out = []
+        for table_id, seat in tables:
+            room = rooms.get(table_id)
+            card = cards.get(table_id)
+            if room is None and card is not None and card[0].status != "finished" \
+                    and card[0].to_move is None:  # stored before to_move existed: replayed once
+                try:
+                    room = await self.service.get_room(table_id)
+                except ServerError:
+                    continue
+            if room is not None:
+                out.append(self.table_summary(room, seat))
+                continue
+            if card is None:
+                continue
+            stored, meta, ratings = card
+            try:
+                title = get_game(stored.game).title
+            except (ImportError, MayaGamesError):
+                continue
+            out.append(self.summary(stored, meta, ratings, title, stored.to_move,
+                                    stored.status == "finished", stored.move_count,
+                                    stored.rematch, seat))
         return out
 
+    async def open_tables(self, limit: int) -> list[dict[str, Any]]:
+        found = await self.db(self.store.open_tables, limit)
+        return await self.summaries([(table_id, None) for table_id, _meta in found])
+
     async def my_tables(self, account: Account, limit: int = 50) -> list[dict[str, Any]]:
-        out = []
-        for table_id, seat in await self.db(self.store.account_tables, account.id, limit):
-            try:
-                room = await self.service.get_room(table_id)
-            except ServerError:
-                continue
-            out.append(self.table_summary(room, seat))
-        return out
+        return await self.summaries(await self.db(self.store.account_tables, account.id, limit))
 
     # --- clocks -------------------------------------------------------------------------------
     def clocked_seat(self, room: Room, meta: TableMeta) -> int | None:

@@ -296,6 +296,7 @@ class GameService:
             room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
+        stored.to_move = room.state.current_player
         extension = await prepare(room) if prepare is not None else None
         writes = [extension.write] if extension is not None else []
         await self.in_db(self.db.insert_table, stored, rematch_of, writes)
@@ -530,7 +531,8 @@ class GameService:
                     version = await self.in_db(
                         self.db.append_move, room.id, entry.number, entry.full, entry.seat,
                         "finished" if after.is_terminal else "playing", result_of(after),
-                        room.version, entry_to_json(entry, room.info.version))
+                        room.version, entry_to_json(entry, room.info.version),
+                        after.current_player)
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue
@@ -573,7 +575,7 @@ class GameService:
                 state, log_ = replay_moves(room.info, room.stored, room.moves[:-1], room.log)
                 try:
                     version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
-                                               room.version)
+                                               room.version, state.current_player)
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue
