@@ -218,7 +218,7 @@ def test_damaged_account_rows_give_clear_answers(players_app, support, db_url):
     with TestClient(players_app()) as c:
         ana = support.register(c, "Ana")
         ben = support.register(c, "Ben")
-        table, _, _ = (None, None, None)
+        support.register(c, "Cyd")
     damage(db_url, "UPDATE account_sessions SET expires_at = 'soon' WHERE account_id = "
            "(SELECT id FROM accounts WHERE name = :id)", "Ana")
     damage(db_url, "INSERT INTO ratings (game, player, name, mu, sigma, games, updated_at) "
@@ -226,6 +226,8 @@ def test_damaged_account_rows_give_clear_answers(players_app, support, db_url):
     damage(db_url, "INSERT INTO rating_history (game, player, table_id, rank, players, mu, sigma, "
            "at) VALUES ('tally', 'account:2', :id, 1, 2, 'x', 'y', 'z')", "nowhere")
     damage(db_url, "INSERT INTO login_failures (key, at) VALUES (:id, 'later')", "k")
+    damage(db_url, "UPDATE accounts SET password_hash = 'not argon2', created_at = 'x' "
+           "WHERE name = :id", "Cyd")
     with TestClient(players_app()) as c:
         support.use(c, ana)
         answer = c.get("/api/me")
@@ -240,6 +242,9 @@ def test_damaged_account_rows_give_clear_answers(players_app, support, db_url):
         assert profile.json()["history"] == [] and profile.json()["ratings"] == []
         login = c.post("/api/login", json={"name": "Ben", "password": support.PASSWORD})
         assert login.status_code == 200, login.text
+        c.cookies.clear()
+        login = c.post("/api/login", json={"name": "Cyd", "password": support.PASSWORD})
+        assert login.status_code == 401 and login.json()["error"] == "bad_login", login.text
 
 
 def test_damaged_review_and_hint_rows_are_computed_again(client, support, db_url):
@@ -267,6 +272,11 @@ def test_damaged_review_and_hint_rows_are_computed_again(client, support, db_url
     damage(db_url, "UPDATE game_reviews SET data = '[1]', status = 'done' WHERE table_id = :id",
            finished["table"])
     assert client.get(f"{url}/review").status_code == 404
+    # a rematch row that names a table that is not there: a clear 404, not a 500
+    damage(db_url, "INSERT INTO game_rematches (table_id, rematch_id, created_at) VALUES "
+           f"(:id, 'gone', '{stamp}')", finished["table"])
+    rematch = client.post(f"{url}/rematch", headers=support.bearer(finished["tokens"][0]))
+    assert rematch.status_code == 404 and rematch.json()["error"] == "no_table", rematch.text
 
 
 # --- 6. cheap abuse -------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 **Reviews.** ``POST /api/tables/ID/review`` queues the review of a *finished* table (anyone
 may ask: a finished game can be replayed from every side). Jobs run one at a time, one
 decision after another on the server's bot workers (the worker processes when the server
-has them, else its bot threads), so a review never holds a bot seat back by more than one
+has them, else its bot threads), in one analysis lane with the hints (one review decision or
+hint at a time), so reviews and hints together never hold a bot seat back by more than one
 decision's search; the budget per decision is the server's ``review_budget`` (an iteration
 budget: the same review whatever the machine). A review is stored with its table
 (``game_reviews``) when done, so it is computed once and served from then on
