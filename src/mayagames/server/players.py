@@ -19,12 +19,12 @@ from collections import deque
 from typing import Any, Awaitable, Callable
 
 from ..agents import LEVELS, make_agent
+from ..core.errors import MayaGamesError
+from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .accounts import (SESSION_DAYS, LoginThrottle, Passwords, Throttled, check_name,
                        check_password, name_key, new_session_secret, session_hash)
 from .clocks import Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for
-from ..core.errors import MayaGamesError
-from ..core.registry import get_game
 from .db import StoredTable
 from .playerstore import Account, DamagedRow, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
