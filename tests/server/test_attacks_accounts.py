@@ -205,7 +205,9 @@ def test_damaged_settings_rows_break_one_table_and_the_server_starts(players_app
         assert c.get(f"/api/tables/{tables['chat time text']}/chat").status_code == 200
         me = c.get("/api/me")
         assert me.status_code == 200, me.text
-        assert good in {t["table"] for t in me.json()["tables"]}
+        listed = {t["table"] for t in me.json()["tables"]}
+        assert good in listed and tables["told not JSON"] in listed
+        assert tables["clock not JSON"] not in listed  # damaged settings: opened, it says why
         move_as(c, support, ana, good, "add 1")  # every other table works
         assert c.get("/api/tables?open=1").status_code == 200
 

@@ -536,13 +536,20 @@ class Database:
         a row that cannot be read is left out (opening the table says why)."""
         found: dict[str, StoredTable] = {}
         with Session(self.engine) as session:
-            for table_id in table_ids:
-                try:
-                    row = session.get(TableRow, table_id)
-                    if row is not None:
-                        found[table_id] = _stored(row, None)
-                except Exception:  # a damaged row: listed as broken elsewhere
-                    session.rollback()
+            try:  # one query (and one for the seats); a damaged row: one by one
+                rows = list(session.execute(select(TableRow).where(
+                    TableRow.id.in_(list(table_ids)))).scalars())
+                found = {row.id: _stored(row, None) for row in rows}
+            except Exception:
+                session.rollback()
+                found = {}
+                for table_id in table_ids:
+                    try:
+                        row = session.get(TableRow, table_id)
+                        if row is not None:
+                            found[table_id] = _stored(row, None)
+                    except Exception:  # a damaged row: listed as broken elsewhere
+                        session.rollback()
             rematches = session.execute(select(RematchRow.table_id, RematchRow.rematch_id)
                                         .where(RematchRow.table_id.in_(list(found)))).all()
         for table_id, rematch_id in rematches:

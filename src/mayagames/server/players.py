@@ -477,17 +477,28 @@ class Players:
         """(In a database thread.) What lists need of tables not loaded here, from their
         rows: the table, its settings and its seats' ratings; no replay. A table whose
         rows are damaged is left out (opening it says why)."""
-        cards = {}
-        for table_id, stored in self.service.db.stored_tables(table_ids).items():
-            try:
-                meta = self.store.load_meta(table_id) or TableMeta()
-            except DamagedRow:
+        tables = self.service.db.stored_tables(table_ids)
+        metas = self.store.load_metas(list(tables))
+        keys: dict[str, dict[int, str]] = {}
+        wanted: dict[str, set[str]] = {}  # game -> ladder names
+        for table_id, stored in list(tables.items()):
+            meta = metas.setdefault(table_id, TableMeta())  # none: a table from before accounts
+            if meta is None:  # damaged settings: listed nowhere (opening it says why)
+                del tables[table_id]
                 continue
-            keys = {seat: key for seat in range(stored.num_players)
-                    if (key := ladder_key(stored, meta, seat))}
-            found = self.store.ratings(stored.game, sorted(set(keys.values())))
-            cards[table_id] = (stored, meta, {seat: rating_dict(found[k])["rating"]
-                                              for seat, k in keys.items() if k in found})
+            keys[table_id] = {seat: key for seat in range(stored.num_players)
+                              if (key := ladder_key(stored, meta, seat))}
+            wanted.setdefault(stored.game, set()).update(keys[table_id].values())
+        found = {game: self.store.ratings(game, sorted(names)) for game, names in wanted.items()
+                 if names}
+        cards = {}
+        for table_id, stored in tables.items():
+            ratings = found.get(stored.game, {})
+            meta = metas[table_id]
+            assert meta is not None
+            cards[table_id] = (stored, meta,
+                               {seat: rating_dict(ratings[k])["rating"]
+                                for seat, k in keys[table_id].items() if k in ratings})
         return cards
 
     async def summaries(self, tables: list[tuple[str, int | None]]) -> list[dict[str, Any]]:

@@ -365,6 +365,43 @@ class PlayerStore:
                                .where(SeatOwnerRow.table_id == table_id)).all()
             return checked_meta(table_id, row, owners)
 
+    def load_metas(self, table_ids: list[str]) -> dict[str, "TableMeta | None"]:
+        """:meth:`load_meta` of many tables in two queries (lists and profiles); a damaged
+        row is None (opening its table says why), a table without settings is absent."""
+        if not table_ids:
+            return {}
+        columns = [type_coerce(getattr(TableMetaRow, c), String).label(c) for c in META_JSON]
+        with Session(self.engine) as s:
+            try:
+                rows = s.execute(select(TableMetaRow.table_id.label("tid"),
+                                        *[getattr(TableMetaRow, c) for c in META_PLAIN], *columns)
+                                 .where(TableMetaRow.table_id.in_(table_ids))).all()
+            except (ValueError, TypeError):  # some row does not read: one by one
+                rows = None
+            owners = s.execute(select(SeatOwnerRow.table_id, SeatOwnerRow.seat, AccountRow.id,
+                                      AccountRow.name)
+                               .join(AccountRow, AccountRow.id == SeatOwnerRow.account_id)
+                               .where(SeatOwnerRow.table_id.in_(table_ids))).all()
+        if rows is None:
+            found: dict[str, TableMeta | None] = {}
+            for table_id in table_ids:
+                try:
+                    if (meta := self.load_meta(table_id)) is not None:
+                        found[table_id] = meta
+                except DamagedRow:
+                    found[table_id] = None
+            return found
+        by_table: dict[str, list[Any]] = {}
+        for owner in owners:
+            by_table.setdefault(owner.table_id, []).append(owner)
+        metas: dict[str, TableMeta | None] = {}
+        for row in rows:
+            try:
+                metas[row.tid] = checked_meta(row.tid, row, by_table.get(row.tid, []))
+            except DamagedRow:
+                metas[row.tid] = None
+        return metas
+
     def take_seat(self, table_id: str, seat: int, account: Account, full: bool,
                   clear_token: bool) -> None:
         """Give ``seat`` to ``account`` (SeatTaken if it has an owner already)."""
