@@ -428,9 +428,9 @@ class GameService:
         try:
             for hook in self.on_load:
                 await hook(room)
-        except ServerError:
-            raise
-        except Exception as exc:  # a feature's row of this table is damaged (its settings)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            # a feature's row of this table is damaged (its settings; not a database that
+            # is away, which is not cached as broken)
             reason = f"table {table_id} cannot be resumed: {type(exc).__name__}: {exc}"[:500]
             self.broken[table_id] = reason
             log.error("%s", reason)
