@@ -271,6 +271,11 @@ def test_damaged_review_and_hint_rows_are_computed_again(client, support, db_url
                        "move_number": 0}, headers=support.bearer(playing["tokens"][0]))
     assert hint.status_code == 200, hint.text
     assert hint.json()["action"] != "x"
+    for _ in range(1000):  # the review computed again (toy: a moment)
+        if client.get(f"{url}/review").json()["status"] == "done":
+            break
+        time.sleep(0.02)
+    assert client.get(f"{url}/review").json()["status"] == "done"
     damage(db_url, "UPDATE game_reviews SET data = '[1]', status = 'done' WHERE table_id = :id",
            finished["table"])
     assert client.get(f"{url}/review").status_code == 404
