@@ -92,7 +92,8 @@ def test_realtime_timeout_hands_the_seat_to_a_bot(pclient, fake_clock):
     data = wait_for(pclient, table, lambda d: d["players"][1]["zombie"] and d["current_player"] == 0)
     assert data["move_number"] >= 4  # the bot played seat 1's turn (at least one step and end)
     assert data["clock"]["running"] == 0 and data["clock"]["left"][1] == 0.0
-    chat = pclient.get(f"/api/tables/{table}/chat").json()["chat"]
+    chat = pclient.get(f"/api/tables/{table}/chat",  # a private table's chat: its seats'
+                       headers={"Authorization": f"Bearer {tokens[0]}"}).json()["chat"]
     assert chat[-1]["system"] and "ran out of time" in chat[-1]["text"] and "easy bot" in chat[-1]["text"]
     refused = pclient.post(f"/api/tables/{table}/moves", json={"move_number": data["move_number"],
                            "action": "add 1"}, headers={"Authorization": f"Bearer {tokens[1]}"})

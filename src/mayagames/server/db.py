@@ -39,7 +39,7 @@ except ImportError:  # not on Windows: the SQLite file is then not guarded
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, bindparam,
                         create_engine, delete, event, false, func, insert, select, text,
-                        update)
+                        type_coerce, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import (DBAPIError, DisconnectionError, IntegrityError, InterfaceError,
                             OperationalError)
@@ -71,6 +71,9 @@ class TableRow(Base):
     # the creator chose the seed (so knows the hidden cards): every seat is told
     seed_fixed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # the seat to move after the stored moves (None: nobody, or a row stored before the
+    # column): lists and profiles show whose turn it is without replaying the game
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     seats: Mapped[list["SeatRow"]] = relationship(order_by="SeatRow.seat", lazy="selectin")
@@ -165,7 +168,7 @@ UPDATE_TABLE = update(TableRow).where(
     TableRow.id == bindparam("tid"), TableRow.version == bindparam("expected")).values(
     version=TableRow.version + 1,
     move_count=bindparam("move_count"), status=bindparam("status"),
-    result=bindparam("result", type_=JSON(none_as_null=True)),
+    result=bindparam("result", type_=JSON(none_as_null=True)), to_move=bindparam("to_move"),
     updated_at=bindparam("updated_at", type_=DateTime(timezone=True)))
 # What changes a table besides its moves (seats, owners, clock, zombies, settings, rematch)
 # also raises its version, in the change's own transaction: the version check of the
@@ -207,6 +210,7 @@ class StoredTable:
     updated_at: dt.datetime | None = None
     seed_fixed: bool = False
     rematch: str | None = None  # the table of its rematch, once one was started
+    to_move: int | None = None  # the seat to move (as stored; lists read it, loading does not)
 
 
 @dataclass
@@ -215,6 +219,17 @@ class BrokenRow:
 
     id: str
     reason: str
+
+
+def loose_json(raw: Any, damaged: Any = None) -> Any:
+    """A JSON column read as raw text (``type_coerce(column, String)``): its value, or
+    ``damaged`` when it is not valid JSON (drivers that parse JSON give the value)."""
+    if not isinstance(raw, (str, bytes)):
+        return raw
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return damaged
 
 
 def now() -> dt.datetime:
@@ -367,7 +382,7 @@ class Database:
                 id=table.id, game=table.game, engine_version=table.engine_version,
                 num_players=table.num_players, seed=table.seed, options=table.options,
                 status=table.status, move_count=0, result=None, seed_fixed=table.seed_fixed,
-                created_at=stamp, updated_at=stamp))
+                to_move=table.to_move, created_at=stamp, updated_at=stamp))
             session.flush()
             session.add_all(SeatRow(table_id=table.id, seat=i, name=s.name, agent=s.agent,
                                     token_hash=s.token_hash)
@@ -430,7 +445,8 @@ class Database:
 
     def append_move(self, table_id: str, number: int, text_: str, seat: int,
                     status: str, result: dict[str, Any] | None,
-                    expected: int | None = None, told: dict[str, Any] | None = None) -> int:
+                    expected: int | None = None, told: dict[str, Any] | None = None,
+                    to_move: int | None = None) -> int:
         """Store move ``number`` if the table is still at version ``expected``; returns the
         new version. Raises :class:`StaleWrite` (nothing stored) if another write came
         first, IntegrityError if the number is taken.
@@ -442,19 +458,22 @@ class Database:
         stamp = now()
         with self.engine.begin() as conn:
             version = self._compare_and_set(conn, table_id, expected, {
-                "move_count": number, "status": status, "result": result, "updated_at": stamp})
+                "move_count": number, "status": status, "result": result, "updated_at": stamp,
+                "to_move": to_move})
             conn.execute(INSERT_MOVE, {"table_id": table_id, "number": number, "text": text_,
                                        "seat": seat, "created_at": stamp, "told": told})
             self._notify(conn, {"t": table_id, "v": version, "op": "move", "n": number,
                                 "m": text_, "s": seat})
         return version
 
-    def truncate_moves(self, table_id: str, keep: int, expected: int | None = None) -> int:
+    def truncate_moves(self, table_id: str, keep: int, expected: int | None = None,
+                       to_move: int | None = None) -> int:
         """Delete every move after the first ``keep`` (an undo) if the table is still at
         version ``expected``; returns the new version (:class:`StaleWrite` otherwise)."""
         with self.engine.begin() as conn:
             version = self._compare_and_set(conn, table_id, expected, {
-                "move_count": keep, "status": "playing", "result": None, "updated_at": now()})
+                "move_count": keep, "status": "playing", "result": None, "updated_at": now(),
+                "to_move": to_move})
             conn.execute(delete(MoveRow).where(MoveRow.table_id == table_id,
                                                MoveRow.number > keep))
             self._notify(conn, {"t": table_id, "v": version, "op": "undo", "n": keep})
@@ -529,15 +548,41 @@ class Database:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
+            # told as raw text: a damaged entry is told anew, it does not break the table
             moves = session.execute(
-                select(MoveRow.text, MoveRow.seat, MoveRow.told).where(MoveRow.table_id == table_id)
-                .order_by(MoveRow.number)).all()
+                select(MoveRow.text, MoveRow.seat, type_coerce(MoveRow.told, String).label("told"))
+                .where(MoveRow.table_id == table_id).order_by(MoveRow.number)).all()
             rematch = session.execute(select(RematchRow.rematch_id)
                                       .where(RematchRow.table_id == table_id)).scalar_one_or_none()
             stored = _stored(row, [(m.text, m.seat) for m in moves])
             stored.rematch = rematch
-            stored.told = [m.told for m in moves]
+            stored.told = [loose_json(m.told) for m in moves]
             return stored
+
+    def stored_tables(self, table_ids: Sequence[str]) -> dict[str, StoredTable]:
+        """The tables of ``table_ids`` without their moves (what lists and profiles show);
+        a row that cannot be read is left out (opening the table says why)."""
+        found: dict[str, StoredTable] = {}
+        with Session(self.engine) as session:
+            try:  # one query (and one for the seats); a damaged row: one by one
+                rows = list(session.execute(select(TableRow).where(
+                    TableRow.id.in_(list(table_ids)))).scalars())
+                found = {row.id: _stored(row, None) for row in rows}
+            except Exception:
+                session.rollback()
+                found = {}
+                for table_id in table_ids:
+                    try:
+                        row = session.get(TableRow, table_id)
+                        if row is not None:
+                            found[table_id] = _stored(row, None)
+                    except Exception:  # a damaged row: listed as broken elsewhere
+                        session.rollback()
+            rematches = session.execute(select(RematchRow.table_id, RematchRow.rematch_id)
+                                        .where(RematchRow.table_id.in_(list(found)))).all()
+        for table_id, rematch_id in rematches:
+            found[table_id].rematch = rematch_id
+        return found
 
     def table_ids(self, status: str | None = None, with_bots: bool = False) -> list[str]:
         """Table ids, oldest first; ``with_bots``: only tables with a bot seat."""
@@ -629,7 +674,9 @@ def _stored(row: TableRow, moves: list[tuple[str, int]] | None) -> StoredTable:
         seats=[StoredSeat(s.name, s.agent, s.token_hash) for s in row.seats],
         status=row.status, result=row.result, moves=moves or [], move_count=row.move_count,
         version=int(row.version or 0), created_at=row.created_at, updated_at=row.updated_at,
-        seed_fixed=bool(row.seed_fixed))
+        seed_fixed=bool(row.seed_fixed),
+        to_move=row.to_move if type(row.to_move) is int and 0 <= row.to_move < row.num_players
+        else None)
 
 
 def check_row(row: TableRow) -> None:

@@ -74,6 +74,8 @@ class ServerLimits:
     rate_state: Rate | None = Rate(60, 10)           # state requests (hello, GET) per address
     rate_socket: Rate | None = Rate(120, 10)         # messages per WebSocket (flood: closed)
     rate_analysis: Rate | None = Rate(20, 60)        # review and hint requests per address
+    rate_signups: Rate | None = Rate(10, 3600)       # new accounts per address
+    rate_chat_table: Rate | None = Rate(20, 10)      # chat lines per table, all authors together
     # memory
     max_tables_in_memory: int = 500          # loaded tables kept; the least recent idle go first
     idle_seconds: float = 600.0              # a table nobody watches is unloaded after this
@@ -121,7 +123,7 @@ class ServerLimits:
 
 
 RATE_FIELDS = ("rate_tables", "rate_moves", "rate_moves_address", "rate_state", "rate_socket",
-               "rate_analysis")
+               "rate_analysis", "rate_signups", "rate_chat_table")
 
 
 def parse_setting(name: str, raw: str) -> Any:

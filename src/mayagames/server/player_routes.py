@@ -57,6 +57,8 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
     @app.post("/api/accounts", status_code=201)
     async def register(req: Credentials, request: Request, response: Response) -> dict[str, Any]:
         """Create an account and log in (the session cookie is set)."""
+        service.check_rate("signups", client_address(request), service.limits.rate_signups,
+                           "new accounts from this address")  # before any hashing
         acc, secret = await players.register(req.name, req.password)
         set_session(request, response, secret)
         return {"account": me_dict(acc)}
@@ -113,7 +115,8 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
                               acc: Account | None = Depends(account)) -> dict[str, Any]:
         """Change the password; every other session of the account ends."""
         acc = login_required(acc)
-        await players.change_password(acc, request.cookies.get(SESSION_COOKIE, ""), req.old, req.new)
+        await players.change_password(acc, request.cookies.get(SESSION_COOKIE, ""), req.old, req.new,
+                                      client_address(request))
         return {"ok": True}
 
     @app.post("/api/tables/{table_id}/join")
@@ -170,8 +173,10 @@ def add_player_api(app: FastAPI, service: Any, players: Players, static_dir: Pat
                 "invite": f"/table/{room.id}#token={token}"}
 
     @app.get("/api/tables/{table_id}/chat")
-    async def chat(room: Room = Depends(room_of)) -> dict[str, Any]:
-        return {"table": room.id, "chat": await players.chat(room)}
+    async def chat(request: Request, room: Room = Depends(room_of),
+                   acc: Account | None = Depends(account)) -> dict[str, Any]:
+        """The chat (a private table's to its seats only: token or account)."""
+        return {"table": room.id, "chat": await players.chat(room, bearer_token(request), acc)}
 
     @app.post("/api/tables/{table_id}/chat", status_code=201)
     async def say(req: ChatRequest, request: Request, room: Room = Depends(room_of),

@@ -20,14 +20,16 @@ from collections import deque
 from typing import Any, Awaitable, Callable
 
 from ..agents import LEVELS, make_agent
+from ..core.errors import MayaGamesError
+from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .accounts import (SESSION_COOKIE, SESSION_DAYS, LoginThrottle, Passwords, Throttled,
                        check_name, check_password, name_key, new_session_secret, session_hash)
 from .bearer import bearer_token
 from .clocks import (Speed, after_move, expired, new_clock, parse_speed, public_clock, run_for,
                      waiting_for)
-from .db import is_unavailable
-from .playerstore import Account, NameTaken, PlayerStore, SeatTaken, TableMeta
+from .db import StoredTable, is_unavailable
+from .playerstore import Account, DamagedRow, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
 from .service import Extension, Prepare, option_labels
@@ -42,6 +44,22 @@ CLOCK_LEASE_SECONDS = 4.0  # a clock lease not released for this long is taken o
 WATCHERS_PER_ACCOUNT = 8  # lobby pages of one account following their tables at once
 WATCH_QUEUE = 32        # table changes queued for one lobby page
 KEEP_ALIVE = 15.0       # seconds between keep-alive comments of a lobby's event stream
+DEFAULT_ZOMBIE = "medium"  # the level of a stored table whose zombie level is unknown
+RATED_SPEED = "turn:3d"  # the clock of a rated table created without one (a loser cannot stall)
+
+
+def ladder_key(stored: StoredTable, meta: TableMeta, seat: int) -> str | None:
+    """The ladder's name for a seat's player (None: a guest or an unrated bot)."""
+    if seat in meta.owners:
+        return account_player(meta.owners[seat])
+    agent = stored.seats[seat].agent
+    return bot_player(agent) if agent in LEVELS else None
+
+
+def rated_speed(speed: Speed, rated: bool) -> Speed:
+    """A rated table always has a clock: untimed, it gets ``RATED_SPEED`` (else a loser
+    could stall forever instead of losing)."""
+    return parse_speed(RATED_SPEED) if rated and not speed.timed else speed
 
 
 def login_required(account: Account | None) -> Account:
@@ -144,10 +162,20 @@ class Players:
             raise ServerError(401, "session_expired", "your session has expired; log in again")
         return account
 
-    async def change_password(self, account: Account, secret: str, old: str, new: str) -> None:
+    async def change_password(self, account: Account, secret: str, old: str, new: str,
+                              address: str = "unknown") -> None:
+        """A wrong current password counts as a failed login of the account's name and the
+        address (the login throttle's counters, in the database): a stolen session cannot
+        guess the password faster than a login could."""
+        keys = self.throttle.keys(account.name, address)
+        window = self.throttle.window
+        wait = await self.db(self.store.reserve_login, keys, self.clock(), window)
+        if wait is not None:
+            raise Throttled(int(wait) + 1)
         digest = await self.db(self.store.password_hash, account.id)
         if digest is None or not await self.hashing(self.passwords.verify, digest, old):
             raise ServerError(403, "bad_login", "the current password is wrong")
+        await self.db(self.store.give_back_login, [k for k, _ in keys], self.clock(), window)
         check_password(new, account.name)
         await self.db(self.store.set_password, account.id,
                       await self.hashing(self.passwords.hash, new), session_hash(secret))
@@ -155,7 +183,7 @@ class Players:
     # --- tables: creation and loading ---------------------------------------------------------
     def check_create(self, req: Any, account: Account | None) -> Speed:
         """Refuse settings the creator may not choose (before anything is stored)."""
-        speed = parse_speed(req.speed)
+        speed = rated_speed(parse_speed(req.speed), req.rated)
         if (req.public or req.rated) and account is None:
             raise ServerError(401, "login_required", "public and rated tables need an account: "
                               "log in first")
@@ -206,8 +234,8 @@ class Players:
         before = self.meta_of(old)
 
         async def prepare(room: Room) -> Extension:
-            speed = parse_speed(before.speed)
-            meta = TableMeta(public=False, rated=before.rated, speed=before.speed,
+            speed = rated_speed(parse_speed(before.speed), before.rated)
+            meta = TableMeta(public=False, rated=before.rated, speed=speed.text,
                              zombie=before.zombie, creator_id=before.creator_id,
                              clock=new_clock(speed, room.stored.num_players),
                              owners=dict(before.owners), owner_names=dict(before.owner_names))
@@ -255,6 +283,10 @@ class Players:
 
     async def adopt(self, room: Room, meta: TableMeta) -> None:
         """Make ``meta`` the room's: zombies play, the lobby waits, the clock is watched."""
+        if meta.zombie not in LEVELS:  # a damaged row: the default level plays the zombies
+            log.error("table %s: zombie level %r is unknown; %s plays its timed-out seats",
+                      room.id, meta.zombie, DEFAULT_ZOMBIE)
+            meta.zombie = DEFAULT_ZOMBIE
         self.meta[room.id] = meta
         for seat in meta.zombies:
             room.agents[seat] = self.zombie_agent(room, meta, seat)
@@ -346,10 +378,7 @@ class Players:
 
     def player_key(self, room: Room, meta: TableMeta, seat: int) -> str | None:
         """The ladder's name for a seat's player (None: a guest or an unrated bot)."""
-        if seat in meta.owners:
-            return account_player(meta.owners[seat])
-        agent = room.stored.seats[seat].agent
-        return bot_player(agent) if agent in LEVELS else None
+        return ladder_key(room.stored, meta, seat)
 
     # --- the lobby ------------------------------------------------------------------------------
     async def join(self, room: Room, seat: int, account: Account) -> None:
@@ -465,47 +494,101 @@ class Players:
                 "zombie": meta.zombie}
 
     def table_summary(self, room: Room, seat: int | None = None) -> dict[str, Any]:
-        meta = self.meta_of(room)
-        ratings = room.extras.get("ratings", {})
-        current = room.state.current_player
+        """A loaded table as lists show it (seen from ``seat``)."""
+        return self.summary(room.stored, self.meta_of(room), room.extras.get("ratings", {}),
+                            room.info.title, room.state.current_player, room.finished,
+                            room.move_number, room.rematch, seat)
+
+    def summary(self, stored: StoredTable, meta: TableMeta, ratings: dict[int, float],
+                title: str, current: int | None, finished: bool, move_number: int,
+                rematch: str | None, seat: int | None) -> dict[str, Any]:
+        """What lists show of a table: from a loaded room or from its stored rows alone."""
+        free = [i for i, s in enumerate(stored.seats)
+                if s.agent == HUMAN and i not in meta.owners and not s.token_hash]
         return {
-            "table": room.id, "game": room.info.name, "title": room.info.title,
-            "num_players": room.stored.num_players, "options": room.stored.options,
-            "option_labels": option_labels(room.info, room.stored.options),
+            "table": stored.id, "game": stored.game, "title": title,
+            "num_players": stored.num_players, "options": stored.options,
+            "option_labels": option_labels(get_game(stored.game), stored.options),
             "public": meta.public, "rated": meta.rated, "speed": meta.speed,
             "speed_text": parse_speed(meta.speed).describe(),
-            "status": "finished" if room.finished else ("waiting" if not meta.full else "playing"),
-            "move_number": room.move_number, "current_player": current,
+            "status": "finished" if finished else ("waiting" if not meta.full else "playing"),
+            "move_number": move_number, "current_player": current,
             "seats": [{"seat": i, "name": s.name, "agent": s.agent, "bot": s.agent != HUMAN,
                        "account": meta.owner_names.get(i), "zombie": i in meta.zombies,
-                       "free": i in self.free_seats(room, meta), "rating": ratings.get(i)}
-                      for i, s in enumerate(room.stored.seats)],
+                       "free": i in free, "rating": ratings.get(i)}
+                      for i, s in enumerate(stored.seats)],
             "seat": seat,
-            "your_turn": seat is not None and not room.finished and meta.full and current == seat
+            "your_turn": seat is not None and not finished and meta.full and current == seat
             and seat not in meta.zombies,
             "clock": public_clock(meta.clock, parse_speed(meta.speed), self.clock()),
-            "rematch": room.rematch,
+            "rematch": rematch,
         }
 
-    async def open_tables(self, limit: int) -> list[dict[str, Any]]:
-        out = []
-        for table_id, _meta in await self.db(self.store.open_tables, limit):
-            try:
-                room = await self.service.get_room(table_id)
-            except ServerError:
+    def stored_cards(self, table_ids: list[str]) -> dict[str, tuple[StoredTable, TableMeta,
+                                                                    dict[int, float]]]:
+        """(In a database thread.) What lists need of tables not loaded here, from their
+        rows: the table, its settings and its seats' ratings; no replay. A table whose
+        rows are damaged is left out (opening it says why)."""
+        tables = self.service.db.stored_tables(table_ids)
+        metas = self.store.load_metas(list(tables))
+        keys: dict[str, dict[int, str]] = {}
+        wanted: dict[str, set[str]] = {}  # game -> ladder names
+        for table_id, stored in list(tables.items()):
+            meta = metas.setdefault(table_id, TableMeta())  # none: a table from before accounts
+            if meta is None:  # damaged settings: listed nowhere (opening it says why)
+                del tables[table_id]
                 continue
-            out.append(self.table_summary(room))
+            keys[table_id] = {seat: key for seat in range(stored.num_players)
+                              if (key := ladder_key(stored, meta, seat))}
+            wanted.setdefault(stored.game, set()).update(keys[table_id].values())
+        found = {game: self.store.ratings(game, sorted(names)) for game, names in wanted.items()
+                 if names}
+        cards = {}
+        for table_id, stored in tables.items():
+            ratings = found.get(stored.game, {})
+            meta = metas[table_id]
+            assert meta is not None
+            cards[table_id] = (stored, meta,
+                               {seat: rating_dict(ratings[k])["rating"]
+                                for seat, k in keys[table_id].items() if k in ratings})
+        return cards
+
+    async def summaries(self, tables: list[tuple[str, int | None]]) -> list[dict[str, Any]]:
+        """Each (table, seat) as lists show it: a loaded table from memory, the others from
+        their stored rows (a profile or /api/me never replays games on the event loop)."""
+        rooms = self.service.rooms
+        cards = await self.db(self.stored_cards, [t for t, _ in tables if t not in rooms])
+        out = []
+        for table_id, seat in tables:
+            room = rooms.get(table_id)
+            card = cards.get(table_id)
+            if room is None and card is not None and card[0].status != "finished" \
+                    and card[0].to_move is None:  # stored before to_move existed: replayed once
+                try:
+                    room = await self.service.get_room(table_id)
+                except ServerError:
+                    continue
+            if room is not None:
+                out.append(self.table_summary(room, seat))
+                continue
+            if card is None:
+                continue
+            stored, meta, ratings = card
+            try:
+                title = get_game(stored.game).title
+            except (ImportError, MayaGamesError):
+                continue
+            out.append(self.summary(stored, meta, ratings, title, stored.to_move,
+                                    stored.status == "finished", stored.move_count,
+                                    stored.rematch, seat))
         return out
 
+    async def open_tables(self, limit: int) -> list[dict[str, Any]]:
+        found = await self.db(self.store.open_tables, limit)
+        return await self.summaries([(table_id, None) for table_id, _meta in found])
+
     async def my_tables(self, account: Account, limit: int = 50) -> list[dict[str, Any]]:
-        out = []
-        for table_id, seat in await self.db(self.store.account_tables, account.id, limit):
-            try:
-                room = await self.service.get_room(table_id)
-            except ServerError:
-                continue
-            out.append(self.table_summary(room, seat))
-        return out
+        return await self.summaries(await self.db(self.store.account_tables, account.id, limit))
 
     # --- the lobby's push ------------------------------------------------------------------------
     def watch_account(self, account: Account) -> "asyncio.Queue[tuple[str, dict[str, Any]]]":
@@ -675,6 +758,8 @@ class Players:
                 return False
             deadline = meta.clock.get("deadline")
             meta.clock["remaining"][seat] = 0.0
+            if not any(e.seat == seat for e in room.log):  # walked away before moving
+                meta.clock["idle"] = sorted({*meta.clock.get("idle", []), seat})
             meta.zombies.append(seat)
             run_for(meta.clock, parse_speed(meta.speed), None, self.clock())
             # only if no other instance timed the seat out (or moved) since we read it
@@ -744,6 +829,16 @@ class Players:
             return
         if not await self.db(self.store.mark_rated, room.id):
             return
+        idle = sorted((meta.clock or {}).get("idle", []))
+        if idle:  # a seat that never moved: two accounts of one person would farm points
+            log.info("table %s: not rated (seats %s never moved)", room.id, idle)
+            meta.rated_done = True
+            seats = ", ".join(str(s + 1) for s in idle)
+            await self.post(room, "", None, f"This game is not rated: seat {seats} ran out of "
+                            "time before making a move.", system=True)
+            return
+        # a timed-out seat ranks last whatever its zombie did; the zombie's play rates no
+        # one (the seat's ladder name stays its account's)
         ranks = finishing_ranks(room.state.scores(), room.winners(), meta.zombies)
         await self.record_result(room.info.name, room.id, [k for k in keys if k],
                                  [room.stored.seats[s].name for s in range(len(keys))], ranks)
@@ -761,6 +856,8 @@ class Players:
         seat = await self.seat(room, token, account)
         if seat is None and account is None:
             raise ServerError(401, "login_required", "log in or open your seat to chat")
+        if seat is None and not self.meta_of(room).public:
+            raise ServerError(403, "private_chat", "a private table's chat belongs to its seats")
         author = room.stored.seats[seat].name if seat is not None else account.name  # type: ignore[union-attr]
         text = "".join(c for c in text if c.isprintable() or c == " ").strip()
         if not text:
@@ -774,15 +871,25 @@ class Players:
             sent.popleft()
         if len(sent) >= CHAT_BURST:
             raise Throttled(int(sent[0] + CHAT_WINDOW - now) + 1, "too many chat lines")
+        # all authors together: thirty fresh accounts cannot flood one table
+        self.service.check_rate("chat_table", room.id, self.service.limits.rate_chat_table,
+                                "chat lines at this table")
         sent.append(now)
         return await self.post(room, author, seat, text)
 
     async def post(self, room: Room, author: str, seat: int | None, text: str,
                    system: bool = False) -> dict[str, Any]:
         line = await self.db(self.store.add_chat, room.id, author, seat, text, system, self.clock())
+        public = self.meta_of(room).public
         for sub in list(room.subscribers):
-            sub.push({"type": "chat", "table": room.id, **line})
+            if public or sub.seat is not None:  # a private table's chat: its seats only
+                sub.push({"type": "chat", "table": room.id, **line})
         return line
 
-    async def chat(self, room: Room) -> list[dict[str, Any]]:
+    async def chat(self, room: Room, token: str | None = None,
+                   account: Account | None = None) -> list[dict[str, Any]]:
+        """The table's last chat lines: anyone's on a public table, a seat's on a private one."""
+        if not self.meta_of(room).public and await self.seat(room, token, account) is None:
+            raise ServerError(403, "private_chat", "a private table's chat belongs to its seats: "
+                              "open your seat to read it")
         return await self.db(self.store.chat, room.id, CHAT_KEEP)

@@ -10,19 +10,20 @@ thread, like :class:`.db.Database`'s).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import datetime as dt
 
 from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, case, delete,
-                        func, or_, select, text, update)
+                        func, or_, select, text, type_coerce, update)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from .db import Base, Database, SeatRow, TableRow
+from .db import Base, Database, SeatRow, TableRow, loose_json
 
 
 class AccountRow(Base):
@@ -182,6 +183,86 @@ class QuickWait:
     table_id: str | None
 
 
+class DamagedRow(ValueError):
+    """A stored row that does not read as what it should be (the message says which)."""
+
+
+META_PLAIN = ("public", "full", "rated", "speed", "zombie", "creator_id", "rated_done", "rematch")
+META_JSON = ("clock", "zombies", "resigned")
+
+
+def checked_meta(table_id: str, row: Any, owners: Any) -> "TableMeta":
+    """The settings of a ``table_meta`` row (its JSON columns as raw text), checked:
+    :class:`DamagedRow` names the first column that is not what it should be."""
+    from .clocks import parse_speed
+    from .rooms import ServerError
+
+    def damaged(column: str, why: str) -> DamagedRow:
+        return DamagedRow(f"table_meta.{column} of table {table_id} is damaged ({why})")
+
+    bad = object()
+    clock, zombies = loose_json(row.clock, bad), loose_json(row.zombies, bad)
+    resigned = loose_json(row.resigned, bad)
+    if clock is bad:
+        raise damaged("clock", "not JSON")
+    if clock is not None and not valid_clock(clock):
+        raise damaged("clock", "not a clock")
+    if zombies is bad:
+        raise damaged("zombies", "not JSON")
+    if zombies is None:
+        zombies = []
+    if not (isinstance(zombies, list) and all(type(z) is int and 0 <= z < 16 for z in zombies)):
+        raise damaged("zombies", "not a list of seats")
+    if resigned is None:
+        resigned = []
+    if resigned is bad or not (isinstance(resigned, list)
+                               and all(type(r) is int and 0 <= r < 16 for r in resigned)):
+        raise damaged("resigned", "not a list of seats")
+    try:
+        parse_speed(row.speed)
+    except ServerError as exc:
+        raise damaged("speed", repr(row.speed)) from exc
+    for column in ("public", "full", "rated", "rated_done"):
+        if not isinstance(getattr(row, column), (bool, int)):
+            raise damaged(column, "not a boolean")
+    seats = [o.seat for o in owners]
+    if any(type(s) is not int or not 0 <= s < 16 for s in seats):
+        raise DamagedRow(f"seat_owners of table {table_id} are damaged (seats {seats})")
+    return TableMeta(public=bool(row.public), rated=bool(row.rated), speed=row.speed,
+                     zombie=str(row.zombie), creator_id=row.creator_id
+                     if isinstance(row.creator_id, int) else None,
+                     owners={o.seat: o.id for o in owners},
+                     owner_names={o.seat: o.name for o in owners}, clock=clock,
+                     zombies=list(zombies), rated_done=bool(row.rated_done),
+                     resigned=list(resigned),
+                     full=bool(row.full), rematch=row.rematch)
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def sound_rating(row: Any) -> bool:
+    """A ``ratings`` row whose numbers are numbers (a damaged one is left out, not a 500)."""
+    return all(is_number(v) for v in (row.mu, row.sigma, row.games))
+
+
+def valid_clock(clock: Any) -> bool:
+    """Whether ``clock`` has the layout of :mod:`.clocks` (numbers where numbers go)."""
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    if not isinstance(clock, dict) or not isinstance(clock.get("remaining"), list):
+        return False
+    remaining = clock["remaining"]
+    running = clock.get("running")
+    return (all(number(x) for x in remaining)
+            and (running is None or (type(running) is int and 0 <= running < len(remaining)))
+            and all(clock.get(k) is None or number(clock[k]) for k in ("since", "deadline"))
+            and (running is None or (number(clock.get("since")) and number(clock.get("deadline"))))
+            and isinstance(clock.get("idle", []), list))
+
+
 class NameTaken(Exception):
     pass
 
@@ -290,7 +371,11 @@ class PlayerStore:
             row = s.execute(select(SessionRow.expires_at, AccountRow.id, AccountRow.name)
                             .join(AccountRow, AccountRow.id == SessionRow.account_id)
                             .where(SessionRow.token_hash == token_hash)).first()
-            return (Account(row.id, row.name), row.expires_at) if row else None
+            if row is None:
+                return None
+            expires = row.expires_at  # a damaged expiry (not a number) counts as expired
+            valid = isinstance(expires, (int, float)) and not isinstance(expires, bool)
+            return Account(row.id, row.name), float(expires) if valid else 0.0
 
     def delete_session(self, token_hash: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -352,19 +437,58 @@ class PlayerStore:
             s.add(SeatOwnerRow(table_id=table_id, seat=seat, account_id=account_id))
 
     def load_meta(self, table_id: str) -> TableMeta | None:
+        """A table's settings (None: it has none); :class:`DamagedRow` for a row that does
+        not read as settings (the table is then set apart as broken, with the reason)."""
+        columns = [type_coerce(getattr(TableMetaRow, c), String).label(c) for c in META_JSON]
         with Session(self.engine) as s:
-            row = s.get(TableMetaRow, table_id)
+            try:
+                row = s.execute(select(*[getattr(TableMetaRow, c) for c in META_PLAIN], *columns)
+                                .where(TableMetaRow.table_id == table_id)).first()
+            except (ValueError, TypeError) as exc:
+                raise DamagedRow(f"table_meta of {table_id} does not read: {exc}") from exc
             if row is None:
                 return None
             owners = s.execute(select(SeatOwnerRow.seat, AccountRow.id, AccountRow.name)
                                .join(AccountRow, AccountRow.id == SeatOwnerRow.account_id)
                                .where(SeatOwnerRow.table_id == table_id)).all()
-            return TableMeta(public=row.public, rated=row.rated, speed=row.speed, zombie=row.zombie,
-                             creator_id=row.creator_id, owners={o.seat: o.id for o in owners},
-                             owner_names={o.seat: o.name for o in owners}, clock=row.clock,
-                             zombies=list(row.zombies or []), rated_done=row.rated_done,
-                             resigned=list(row.resigned or []),
-                             full=row.full, rematch=row.rematch)
+            return checked_meta(table_id, row, owners)
+
+    def load_metas(self, table_ids: list[str]) -> dict[str, "TableMeta | None"]:
+        """:meth:`load_meta` of many tables in two queries (lists and profiles); a damaged
+        row is None (opening its table says why), a table without settings is absent."""
+        if not table_ids:
+            return {}
+        columns = [type_coerce(getattr(TableMetaRow, c), String).label(c) for c in META_JSON]
+        with Session(self.engine) as s:
+            try:
+                rows = s.execute(select(TableMetaRow.table_id.label("tid"),
+                                        *[getattr(TableMetaRow, c) for c in META_PLAIN], *columns)
+                                 .where(TableMetaRow.table_id.in_(table_ids))).all()
+            except (ValueError, TypeError):  # some row does not read: one by one
+                rows = None
+            owners = s.execute(select(SeatOwnerRow.table_id, SeatOwnerRow.seat, AccountRow.id,
+                                      AccountRow.name)
+                               .join(AccountRow, AccountRow.id == SeatOwnerRow.account_id)
+                               .where(SeatOwnerRow.table_id.in_(table_ids))).all()
+        if rows is None:
+            found: dict[str, TableMeta | None] = {}
+            for table_id in table_ids:
+                try:
+                    if (meta := self.load_meta(table_id)) is not None:
+                        found[table_id] = meta
+                except DamagedRow:
+                    found[table_id] = None
+            return found
+        by_table: dict[str, list[Any]] = {}
+        for owner in owners:
+            by_table.setdefault(owner.table_id, []).append(owner)
+        metas: dict[str, TableMeta | None] = {}
+        for row in rows:
+            try:
+                metas[row.tid] = checked_meta(row.tid, row, by_table.get(row.tid, []))
+            except DamagedRow:
+                metas[row.tid] = None
+        return metas
 
     def take_seat(self, table_id: str, seat: int, account: Account, full: bool,
                   clear_token: bool) -> int | None:
@@ -478,7 +602,15 @@ class PlayerStore:
                 TableMetaRow.public.is_(True), TableMetaRow.full.is_(False),
                 TableRow.status == "playing").order_by(TableRow.created_at.desc())
                 .limit(limit)).scalars())
-        return [(t, m) for t in ids if (m := self.load_meta(t)) is not None]
+        found = []
+        for table_id in ids:
+            try:
+                meta = self.load_meta(table_id)
+            except DamagedRow:  # listed nowhere: opening it says why (broken_table)
+                continue
+            if meta is not None:
+                found.append((table_id, meta))
+        return found
 
     @staticmethod
     def listed_to(account_id: int | None) -> Any:
@@ -587,7 +719,8 @@ class PlayerStore:
         with Session(self.engine) as s:
             rows = s.execute(select(RatingRow).where(RatingRow.game == game,
                                                      RatingRow.player.in_(players))).scalars()
-            return {r.player: Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows}
+            return {r.player: Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows
+                    if sound_rating(r)}
 
     def rate_game(self, game: str, table_id: str | None, seats: list[tuple[str, str, int]],
                   update: Callable[[list[Rating], list[int]], list[Rating]],
@@ -610,7 +743,9 @@ class PlayerStore:
                 select(RatingRow).where(RatingRow.game == game,
                                         RatingRow.player.in_(sorted(names)))
                 .order_by(RatingRow.player).with_for_update()).scalars()}
+            # a damaged row (numbers that are not) starts again from a new player's rating
             before = [Rating(p, rows[p].name, rows[p].mu, rows[p].sigma, rows[p].games)
+                      if sound_rating(rows[p]) else Rating(p, rows[p].name, *fresh, 0)
                       for p, _, _ in seats]
             after = update(before, [rank for _, _, rank in seats])
             rank_of = {p: min(r for q, _, r in seats if q == p) for p, _, _ in seats}
@@ -628,19 +763,22 @@ class PlayerStore:
             rows = s.execute(select(RatingRow).where(RatingRow.game == game)
                              .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc())
                              .limit(limit)).scalars()
-            return [Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows]
+            return [Rating(r.player, r.name, r.mu, r.sigma, r.games) for r in rows
+                    if sound_rating(r)]
 
     def player_ratings(self, player: str) -> list[tuple[str, Rating]]:
         with Session(self.engine) as s:
             rows = s.execute(select(RatingRow).where(RatingRow.player == player)).scalars()
-            return [(r.game, Rating(r.player, r.name, r.mu, r.sigma, r.games)) for r in rows]
+            return [(r.game, Rating(r.player, r.name, r.mu, r.sigma, r.games)) for r in rows
+                    if sound_rating(r)]
 
     def history(self, player: str, limit: int) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
             rows = s.execute(select(RatingHistoryRow).where(RatingHistoryRow.player == player)
                              .order_by(RatingHistoryRow.id.desc()).limit(limit)).scalars()
             return [{"game": r.game, "table": r.table_id, "rank": r.rank, "players": r.players,
-                     "mu": r.mu, "sigma": r.sigma, "at": r.at} for r in reversed(list(rows))]
+                     "mu": r.mu, "sigma": r.sigma, "at": r.at} for r in reversed(list(rows))
+                    if all(is_number(v) for v in (r.mu, r.sigma, r.at, r.rank, r.players))]
 
     # --- chat --------------------------------------------------------------------------------
     def add_chat(self, table_id: str, author: str, seat: int | None, text: str, system: bool,

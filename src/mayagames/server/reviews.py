@@ -3,7 +3,8 @@
 **Reviews.** ``POST /api/tables/ID/review`` queues the review of a *finished* table (anyone
 may ask: a finished game can be replayed from every side). Jobs run one at a time, one
 decision after another on the server's bot workers (the worker processes when the server
-has them, else its bot threads), so a review never holds a bot seat back by more than one
+has them, else its bot threads), in one analysis lane with the hints (one review decision or
+hint at a time), so reviews and hints together never hold a bot seat back by more than one
 decision's search; the budget per decision is the server's ``review_budget`` (an iteration
 budget: the same review whatever the machine). A review is stored with its table
 (``game_reviews``) when done, so it is computed once and served from then on
@@ -38,7 +39,7 @@ from typing import Any, Awaitable, Callable, Literal
 
 from fastapi import Depends, FastAPI, Request
 from pydantic import Field
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, select
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, delete, select, type_coerce
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..agents import LEVELS, make_agent, parse_budget
@@ -49,7 +50,7 @@ from ..arena.review import (Budget, DecisionReview, analyse_decision, assemble, 
 from ..core.game import action_to_dict, fill_names
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
-from .db import Base, Database, now
+from .db import Base, Database, loose_json, now
 from .bearer import bearer_token
 from .rooms import Room, ServerError
 from .schemas import Strict
@@ -57,6 +58,7 @@ from .schemas import Strict
 log = logging.getLogger("mayagames.server")
 DEFAULT_REVIEW_BUDGET = "300i"
 MAX_QUEUED = 16  # reviews waiting at once; more are refused (503) until the queue drains
+MAX_HINTS_WAITING = 16  # hints waiting for the analysis lane; more are refused (503)
 HINT_LEVELS = ("medium", "hard")
 
 
@@ -112,8 +114,19 @@ class ReviewStore:
         self.db = db
 
     def load_review(self, table_id: str) -> ReviewRow | None:
-        with Session(self.db.engine, expire_on_commit=False) as session:
-            return session.get(ReviewRow, table_id)
+        """The table's review row; one whose data are damaged is dropped (logged), so that
+        the review is asked for and computed again (it is a cache of the finished game)."""
+        try:
+            with Session(self.db.engine, expire_on_commit=False) as session:
+                row = session.get(ReviewRow, table_id)
+            if row is None or row.status != "done" or isinstance(row.data, dict):
+                return row
+            log.error("table %s: the stored review is not a review; it is dropped", table_id)
+        except (ValueError, TypeError) as exc:
+            log.error("table %s: the stored review is damaged (%s); it is dropped", table_id, exc)
+        with Session(self.db.engine) as session, session.begin():
+            session.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
+        return None
 
     def queue_review(self, table_id: str, budget: str) -> bool:
         """Insert a queued row; False if the table already has one."""
@@ -152,14 +165,25 @@ class ReviewStore:
 
     def hint_at(self, table_id: str, move_number: int, seat: int,
                 position: str) -> dict[str, Any] | None:
-        """The hint stored for this exact decision (position and seat), if any."""
+        """The hint stored for this exact decision (position and seat), if any (None too for
+        one whose data are damaged: it is dropped and asked anew)."""
         with Session(self.db.engine) as session:
-            row = session.get(HintRow, (table_id, move_number))
-            if row is None or not isinstance(row.data, dict):
-                return None
-            if row.seat != seat or row.data.get("position") != position:
-                return None  # a hint of another position at this move number (undone since)
-            return dict(row.data)
+            found = session.execute(select(HintRow.seat, type_coerce(HintRow.data, String))
+                                    .where(HintRow.table_id == table_id,
+                                           HintRow.move_number == move_number)).first()
+        if found is None:
+            return None
+        row_seat, raw = found
+        data = loose_json(raw)
+        if raw is not None and not isinstance(data, dict):  # dropped: it is computed again
+            log.error("table %s: the stored hint of move %s is damaged", table_id, move_number)
+            with Session(self.db.engine) as session, session.begin():
+                session.execute(delete(HintRow).where(HintRow.table_id == table_id,
+                                                      HintRow.move_number == move_number))
+            return None
+        if not isinstance(data, dict) or row_seat != seat or data.get("position") != position:
+            return None  # a hint of another position at this move number (undone since)
+        return dict(data)
 
     def add_hint(self, table_id: str, move_number: int, seat: int, level: str,
                  data: dict[str, Any]) -> None:
@@ -223,6 +247,11 @@ class Reviews:
         self.jobs: dict[str, Job] = {}
         self.worker: asyncio.Task[None] | None = None
         self.computed = 0  # reviews computed by this server (tests: computed once)
+        # The analysis lane: one review decision or hint at a time in the bot pool, so a
+        # table's bot waits for at most one analysis decision (whose budget is within the
+        # bots' own limits), however many hints and reviews are asked for.
+        self.lane = asyncio.Semaphore(1)
+        self.hints_waiting = 0
 
     # --- reviews --------------------------------------------------------------------
     async def request(self, room: Room) -> dict[str, Any]:
@@ -288,7 +317,9 @@ class Reviews:
         loop = asyncio.get_running_loop()
         start = loop.time()
         for task in tasks:
-            review = await loop.run_in_executor(self.executor(), analyse_decision, task, self.budget)
+            async with self.lane:
+                review = await loop.run_in_executor(self.executor(), analyse_decision, task,
+                                                    self.budget)
             job.reviews.append(review)
             job.done += 1
         data = assemble(record, job.reviews, self.budget, 0, None, loop.time() - start)
@@ -317,10 +348,20 @@ class Reviews:
         if stored is not None:
             return shown_hint(stored)
         view = room.state.view(seat)
-        review_seed = derive_seed(room.stored.seed, room.id, "review")  # the review's, per move
-        text = await asyncio.get_running_loop().run_in_executor(
-            self.executor(), compute_hint, view, seat, req.level,
-            self.hint_budgets.get(req.level, ""), derive_seed(review_seed, "review", req.move_number))
+        if self.hints_waiting >= MAX_HINTS_WAITING:
+            raise ServerError(503, "busy", "too many hints are waiting; try again in a moment")
+        self.hints_waiting += 1
+        try:
+            async with self.lane:  # queued beside the reviews (see __init__)
+                if room.move_number != req.move_number:
+                    raise ServerError(409, "stale", "the game moved on while the hint waited")
+                review_seed = derive_seed(room.stored.seed, room.id, "review")  # the review's, per move
+                text = await asyncio.get_running_loop().run_in_executor(
+                    self.executor(), compute_hint, view, seat, req.level,
+                    self.hint_budgets.get(req.level, ""),
+                    derive_seed(review_seed, "review", req.move_number))
+        finally:
+            self.hints_waiting -= 1
         text["sentence"] = fill_names(text.get("sentence", ""), room.seat_names)
         data = {"move_number": req.move_number, "seat": seat, "level": req.level, **text}
         async with room.lock:

@@ -190,6 +190,8 @@ class GameService:
             except ServerError as exc:
                 if exc.code != "broken_table":  # (a broken one is logged as it breaks)
                     log.error("table %s not resumed: %s", table_id, exc.message)
+            except Exception:  # whatever else one table does, the server starts
+                log.exception("table %s not resumed", table_id)
         self.evictor = asyncio.get_running_loop().create_task(self.evict_idle_rooms())
         self.evictor.add_done_callback(log_failure)
 
@@ -325,6 +327,7 @@ class GameService:
             room = Room.from_stored(stored, self.limits)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
+        stored.to_move = room.state.current_player
         extension = await prepare(room) if prepare is not None else None
         writes = [extension.write] if extension is not None else []
         bumped = await self.in_db(self.db.insert_table, stored, rematch_of, writes)
@@ -474,8 +477,16 @@ class GameService:
             log.error("table %s: %s", table_id, "; ".join(room.broken_bots.values()))
         if table_id in self.rooms:  # loaded meanwhile by another request
             return self.rooms[table_id]
-        for hook in self.on_load:
-            await hook(room)
+        try:
+            for hook in self.on_load:
+                await hook(room)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            # a feature's row of this table is damaged (its settings; not a database that
+            # is away, which is not cached as broken)
+            reason = f"table {table_id} cannot be resumed: {type(exc).__name__}: {exc}"[:500]
+            self.broken[table_id] = reason
+            log.error("%s", reason)
+            raise ServerError(500, "broken_table", reason) from exc
         room = self.rooms.setdefault(table_id, room)
         room.last_used = time.monotonic()
         self.start_bots(room)
@@ -575,7 +586,8 @@ class GameService:
                     version = await self.in_db(
                         self.db.append_move, room.id, entry.number, entry.full, entry.seat,
                         "finished" if after.is_terminal else "playing", result_of(after),
-                        room.version, entry_to_json(entry, room.info.version))
+                        room.version, entry_to_json(entry, room.info.version),
+                        after.current_player)
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue
@@ -619,7 +631,7 @@ class GameService:
                 state, log_ = replay_moves(room.info, room.stored, room.moves[:-1], room.log)
                 try:
                     version = await self.in_db(self.db.truncate_moves, room.id, len(log_),
-                                               room.version)
+                                               room.version, state.current_player)
                 except StaleWrite:
                     await self.catch_up(room, force=True)
                     continue

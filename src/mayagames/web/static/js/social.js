@@ -156,7 +156,7 @@ function addChat(line) {
 
 async function loadChat() {
   try {
-    const { chat } = await api(`/api/tables/${tableId}/chat`);
+    const { chat } = await api(`/api/tables/${tableId}/chat`, { token: social.token });
     chat.forEach(addChat);
   } catch { /* the table says why */ }
 }
@@ -180,7 +180,8 @@ function onMessage(event) {
   if (message.type !== "state") return;
   social.state = message;
   if (message.clock) social.offset = message.clock.server_time - Date.now() / 1000;
-  const canChat = Boolean(social.me) || message.seat !== null;
+  // a private table's chat belongs to its seats; a public one's to every logged-in player
+  const canChat = message.seat !== null || (Boolean(social.me) && Boolean(message.lobby && message.lobby.public));
   $("chat-form").classList.toggle("hidden", !canChat);
   $("chat-login").classList.toggle("hidden", canChat);
   drawClocks();
