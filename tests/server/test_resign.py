@@ -67,7 +67,8 @@ def test_resigning_with_three_players_hands_the_seat_to_the_zombie_bot(pclient, 
     twice = pclient.post(f"/api/tables/{table}/resign",
                          headers={"Authorization": f"Bearer {tokens[1]}"})
     assert twice.status_code == 409 and twice.json()["error"] == "not_a_person"
-    chat = pclient.get(f"/api/tables/{table}/chat").json()["chat"]
+    chat = pclient.get(f"/api/tables/{table}/chat",  # a private table's chat: its seats'
+                       headers={"Authorization": f"Bearer {tokens[0]}"}).json()["chat"]
     assert "easy bot plays seat 2" in chat[-1]["text"]
     for text in ("add 1", "end"):  # seat 0's turn; then the bot plays seat 1's
         state = pclient.get(f"/api/tables/{table}").json()
@@ -85,17 +86,31 @@ def test_resigning_with_three_players_hands_the_seat_to_the_zombie_bot(pclient, 
 
 
 def test_an_older_database_gets_the_resigned_column(players_app, db_url, support):
-    """``table_meta.resigned`` is newer than the first schema: an older database gets it."""
+    """``table_meta.resigned`` came with revision 0003: a database at 0002 refuses to serve
+    until ``mayagames db upgrade`` (here: ``migrations.upgrade``) adds it, games kept."""
     import sqlite3
 
     from fastapi.testclient import TestClient
+
+    from mayagames.server import migrations
+    from mayagames.server.db import Database
 
     with TestClient(players_app()) as client:
         table, _, _ = rated_pair(client, support)
     path = db_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as con:
+        con.execute("DROP TABLE quick_queue")
         con.execute("ALTER TABLE table_meta DROP COLUMN resigned")
-    with TestClient(players_app()) as client:
-        assert client.get(f"/api/tables/{table}").status_code == 200
+        con.execute("ALTER TABLE game_tables DROP COLUMN to_move")  # (revision 0004)
+        con.execute("UPDATE alembic_version SET version_num = '0002'")
+    db = Database(db_url)
+    try:
+        assert migrations.state(db).kind == "behind"
+        migrations.upgrade(db)
+        assert migrations.state(db).kind == "current"
+    finally:
+        db.dispose()
     with sqlite3.connect(path) as con:
         assert "resigned" in [row[1] for row in con.execute("PRAGMA table_info(table_meta)")]
+    with TestClient(players_app()) as client:
+        assert client.get(f"/api/tables/{table}").status_code == 200
