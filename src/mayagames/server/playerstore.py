@@ -249,9 +249,7 @@ def sound_rating(row: Any) -> bool:
 
 def valid_clock(clock: Any) -> bool:
     """Whether ``clock`` has the layout of :mod:`.clocks` (numbers where numbers go)."""
-    def number(x: Any) -> bool:
-        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
+    number = is_number
     if not isinstance(clock, dict) or not isinstance(clock.get("remaining"), list):
         return False
     remaining = clock["remaining"]
