@@ -6,6 +6,10 @@
 * The modules import each other without cycles, inside the games and across the
   package. Every import counts: at the top of a module, inside a function, at the
   bottom of a file. Only imports under ``if TYPE_CHECKING:`` (never run) are left out.
+* The search protocol (issue 25): ``State`` declares ``legal_cached``, ``apply_unchecked``
+  and ``playout``; every registered game's state provides them, a game's own version makes
+  the moves the declared default makes, and no outer layer reaches them through
+  ``getattr``/``hasattr`` as if a state might lack them.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from pathlib import Path
 import pytest
 
 import mayagames
-from mayagames.core import registry
+from mayagames.core import new_game, registry
+from mayagames.core.game import State
+from mayagames.core.rng import Rng
 
 SRC = Path(mayagames.__file__).parent
 OUTER_LAYERS = ("mayagames.server", "mayagames.web", "mayagames.rl", "mayagames.agents",
@@ -139,3 +145,73 @@ def test_the_checks_see_cycles_and_game_imports():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert "mayagames.core.registry" in GRAPH["mayagames.web.catalogue"]
     assert is_game_module("mayagames.tikal.rules") and not is_game_module("mayagames.core.game")
+
+
+# --- the declared search protocol (issue 25) --------------------------------------------
+SEARCH_PROTOCOL = ("legal_cached", "apply_unchecked", "playout")
+REFLECTION = {"getattr", "hasattr"}
+
+
+def reflected_protocol_names(name: str) -> list[str]:
+    """``getattr(x, "legal_cached" ...)``-like look-ups of a protocol method in module ``name``."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in REFLECTION and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and node.args[1].value in SEARCH_PROTOCOL):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("layer", OUTER_LAYERS)
+def test_outer_layers_call_the_declared_protocol_directly(layer):
+    offenders = {name: found for name in MODULES
+                 if (name == layer or name.startswith(layer + "."))
+                 and (found := reflected_protocol_names(name))}
+    assert not offenders, f"{layer} looks up declared State methods by name: {offenders}"
+
+
+def test_the_protocol_check_sees_a_getattr(tmp_path, monkeypatch):
+    module = tmp_path / "probe.py"
+    module.write_text("def f(s):\n    return getattr(s, 'playout', None)\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "probe", module)
+    assert reflected_protocol_names("probe") == ["line 2: getattr(s, 'playout', None)"]
+
+
+def test_state_declares_the_search_protocol():
+    for method in SEARCH_PROTOCOL:
+        assert callable(getattr(State, method)), method
+        assert getattr(State, method).__doc__, method
+
+
+@pytest.mark.parametrize("game", registry.all_game_names())
+def test_every_game_state_provides_the_search_protocol(game):
+    """Each registered game's state has the declared methods (its own or the defaults), and
+    they agree with the plain API: ``legal_cached`` lists ``legal_actions``, ``playout``
+    makes the moves the declared default makes with the same draws."""
+    info = registry.get_game(game)
+    state = new_game(game, info.min_players, seed=11)
+    assert isinstance(state, State)
+    for method in SEARCH_PROTOCOL:
+        assert callable(getattr(state, method)), f"{game}: {method}"
+    plies = 0
+    while state.current_player is not None and plies < 400:
+        assert state.legal_cached() == state.legal_actions()
+        own, default = state.clone(), state.clone()
+        draws_own, draws_default = random_draws(plies), random_draws(plies)
+        made = own.playout(draws_own, 25)
+        assert State.playout(default, draws_default, 25) == made
+        assert own.to_dict() == default.to_dict(), f"{game}: playout differs after {plies} plies"
+        assert draws_own() == draws_default()  # the same number of draws taken
+        legal = state.legal_cached()
+        state.apply_unchecked(legal[plies * 7 % len(legal)])
+        plies += 1
+    assert state.current_player is None or plies == 400
+
+
+def random_draws(seed: int):
+    """A generator of floats in [0, 1), as a search's rollouts draw them."""
+    rng = Rng(seed)
+    return lambda: rng.randbelow(1 << 30) / (1 << 30)

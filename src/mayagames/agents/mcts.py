@@ -248,8 +248,7 @@ class MCTSAgent:
         the view (step 1, :meth:`_world_sampler`); returns the tree depth reached."""
         node = root
         path: list[tuple[Node, int]] = []  # (edge, seat that chose it)
-        # the engine's cached legal list, not a copy, where it offers one (only read here)
-        legal_of = getattr(state, "legal_cached", None) or state.legal_actions
+        legal_of = state.legal_cached  # the state's own list, not a copy (only read here)
         allowed = self._allowed
         while (mover := state.current_player) is not None:
             legal = legal_of() or legal_or_fail(state)
@@ -327,19 +326,8 @@ class MCTSAgent:
                  temperature: float) -> list[float]:
         """Uniformly random moves (``rand``: floats in [0, 1)) for ``cutoff`` plies or to the end."""
         limit = state.info.max_decisions if cutoff is None else cutoff
-        playout = getattr(state, "playout", None)
-        if playout is not None:  # the game's own loop (the same moves, fewer layers)
-            if playout(rand, limit) < limit and state.current_player is not None:
-                legal_or_fail(state)  # stopped with no legal action: an engine bug
-        else:
-            apply = state.apply_unchecked
-            # the engine's cached list, not a copy, where it offers one (only read here)
-            legal_of = getattr(state, "legal_cached", None) or state.legal_actions
-            for _ in range(limit):
-                if state.current_player is None:
-                    break
-                legal = legal_of() or legal_or_fail(state)
-                apply(legal[int(rand() * len(legal))])
+        if state.playout(rand, limit) < limit and state.current_player is not None:
+            legal_or_fail(state)  # stopped with no legal action: an engine bug
         if state.current_player is None:
             return state.returns()
         return win_chances(estimate(state), temperature)

@@ -9,6 +9,12 @@ The core enforces the common checks (game over, illegal action) in
 :meth:`State.apply`; each game fills the hooks ``_legal_actions``, ``_apply`` and
 ``explain_illegal``.
 
+A search (MCTS, the heuristic's look-through) plays many moves it already knows to be
+legal through three more declared methods, each with a plain default a game may replace
+by a faster one that makes the same moves: :meth:`State.legal_cached` (the legal list,
+not copied), :meth:`State.apply_unchecked` (no legality check) and
+:meth:`State.playout` (uniformly random moves for a number of plies).
+
 Hidden information is one projection: :meth:`State.view` returns a *redacted*
 state for one seat (face-down tokens, deck and bag order, others' secret choices
 and the random generator are replaced by canonical placeholders), and
@@ -302,6 +308,14 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """The legal actions of the current player (empty at terminal)."""
 
+    def legal_cached(self) -> list[Action]:
+        """The legal actions as the state keeps them, not a copy: the caller only reads it.
+
+        Default: :meth:`legal_actions`. A game that caches its legal list returns the
+        cache itself (a search reads it at every step).
+        """
+        return self.legal_actions()
+
     def apply(self, action: Action) -> None:
         """Apply ``action`` for the current player.
 
@@ -310,13 +324,37 @@ class State(ABC):
         """
         if self.current_player is None:
             raise GameOver(action)
-        if action not in self.legal_actions():
+        if action not in self.legal_cached():
             raise self.explain_illegal(action)
         self._apply(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        """Apply an action known to be legal (taken from :meth:`legal_actions`)."""
+        """Apply an action known to be legal (taken from :meth:`legal_actions`).
+
+        Default: the hook :meth:`_apply`. A game may replace it by a faster path that
+        leaves the same state.
+        """
         self._apply(action)
+
+    def playout(self, rand: Callable[[], float], plies: int) -> int:
+        """Up to ``plies`` uniformly random decisions; returns the decisions made.
+
+        ``rand`` gives floats in [0, 1); each decision is
+        ``legal[int(rand() * len(legal))]`` of :meth:`legal_cached`, applied by
+        :meth:`apply_unchecked` (one draw per decision). Fewer decisions are made when
+        the game ends, or when no action is legal (a bug in the game: the caller reports
+        it). A game may replace this by its own loop making the same moves with the same
+        draws (a search's rollouts spend most of their time here).
+        """
+        legal_of, apply = self.legal_cached, self.apply_unchecked
+        for done in range(plies):
+            if self.current_player is None:
+                return done
+            legal = legal_of()
+            if not legal:
+                return done
+            apply(legal[int(rand() * len(legal))])
+        return plies
 
     @abstractmethod
     def _apply(self, action: Action) -> None:

@@ -67,9 +67,8 @@ class Episode:
             if seat is None:
                 self._table = {}
             else:
-                # the engine's cached list where it has one (read, never changed, here)
                 state = self.state
-                legal = getattr(state, "legal_cached", state.legal_actions)()
+                legal = state.legal_cached()  # the state's own list (read, never changed, here)
                 if self.codec.public:
                     self._table = self.codec.legal_index_seat(state, seat, legal)
                 else:

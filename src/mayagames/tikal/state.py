@@ -22,7 +22,7 @@ from bisect import insort
 
 from typing import Any, Callable
 
-from ..core.errors import GameOver, IllegalAction
+from ..core.errors import IllegalAction
 from ..core.game import State
 from ..core.rng import Rng
 from . import engine as _engine
@@ -276,14 +276,6 @@ class TikalState(State):
         if self._legal is None:
             self._legal = _engine.legal_actions(self)
         return self._legal
-
-    def apply(self, action: Any) -> None:
-        """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
-        if self.current_player is None:
-            raise GameOver(action)
-        if action not in self.legal_cached():
-            raise self.explain_illegal(action)
-        self._apply(action)
 
     def _apply(self, action: Any) -> None:
         self._legal = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from ..core.errors import GameOver, IllegalAction
+from ..core.errors import IllegalAction
 from ..core.game import GameInfo, State, unwritable
 from ..core.rng import Rng
 from . import frames
@@ -150,14 +150,6 @@ class TzolkinState(State):
         if legal is None:
             legal = self.legal = frames.current_options(self)
         return legal
-
-    def apply(self, action: Any) -> None:
-        """Apply a legal action; anything else raises IllegalAction (naming the rule), state unchanged."""
-        if self.phase == OVER:
-            raise GameOver(action)
-        if action not in self.legal_cached():
-            raise self.explain_illegal(action)
-        self._apply(action)
 
     def _apply(self, action: Any) -> None:
         self.apply_unchecked(action)
