@@ -73,6 +73,18 @@ def quick_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
         yield live
 
 
+@pytest.fixture
+def players_server(tmp_path: Path, support: ModuleType) -> Iterator[Any]:
+    """A live server for accounts and the lobby: bots move at once, no per-address rate
+    limits (games are driven through the API at full speed)."""
+    from mayagames.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'players.db'}", bot_delay=0.0,
+                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
+    with support.LiveServer(app) as live:
+        yield live
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

@@ -10,27 +10,7 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import expect
 
-PASSWORD = "correct horse battery"
 PUSHED_MS = 5_000  # well under the lobby's 15 s poll: only a push gets there in time
-
-
-@pytest.fixture
-def players_server(tmp_path: Path, support: Any) -> Iterator[Any]:
-    from mayagames.server import create_app
-    from mayagames.server.limits import ServerLimits
-
-    app = create_app(f"sqlite:///{tmp_path / 'lobby.db'}", bot_delay=0.0,
-                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
-    with support.LiveServer(app) as live:
-        yield live
-
-
-def register(page: Any, url: str, name: str) -> None:
-    page.goto(url + "/")
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#register")
-    expect(page.locator("#me-name")).to_have_text(name)
 
 
 def play_until(page: Any, table: str, seat: int) -> None:
@@ -45,10 +25,10 @@ def play_until(page: Any, table: str, seat: int) -> None:
     raise AssertionError(f"seat {seat} never came to move")
 
 
-def test_lobby_lists_each_table_once_names_options_and_pushes_your_turn(players_server, new_page):
+def test_lobby_lists_each_table_once_names_options_and_pushes_your_turn(players_server, new_page, support):
     url = players_server.url
     ana, ben = new_page(base_url=url), new_page(base_url=url)
-    register(ana, url, "Ana")
+    support.register_in_lobby(ana, url, "Ana")
     ana.select_option("#game", "tzolkin")
     ana.select_option("#players", "2")
     ana.select_option("[name=agent-1]", "human")
@@ -70,7 +50,7 @@ def test_lobby_lists_each_table_once_names_options_and_pushes_your_turn(players_
     expect(mine).to_have_count(1)
 
     # item 12: the open table's options in the game package's words, not raw keys
-    register(ben, url, "Ben")
+    support.register_in_lobby(ben, url, "Ben")
     row = ben.locator(f"#open tr[data-table='{table}']")
     expect(row).to_contain_text("Neutral workers (2-3 players): one per revealed tile only")
     expect(row).not_to_contain_text("dummy_placement")
@@ -103,12 +83,12 @@ def toy_server(tmp_path: Path, support: Any) -> Iterator[Any]:
         yield live
 
 
-def test_resign_asks_first_then_ends_a_two_player_rated_game(toy_server, new_page):
+def test_resign_asks_first_then_ends_a_two_player_rated_game(toy_server, new_page, support):
     """Issue 23.6: a Resign button, a confirm, a loss; with 2 players the game is over."""
     url = toy_server.url
     ana, ben = new_page(base_url=url), new_page(base_url=url)
-    register(ana, url, "Ana")
-    register(ben, url, "Ben")
+    support.register_in_lobby(ana, url, "Ana")
+    support.register_in_lobby(ben, url, "Ben")
     created = ana.context.request.post("/api/tables", data={
         "game": "toy", "players": 2, "public": True, "rated": True})
     assert created.ok, created.text()
@@ -132,18 +112,18 @@ def test_resign_asks_first_then_ends_a_two_player_rated_game(toy_server, new_pag
     assert board["Ben"]["rating"] > board["Ana"]["rating"]
 
 
-def test_play_now_pairs_two_waiting_players_at_one_table(players_server, new_page):
+def test_play_now_pairs_two_waiting_players_at_one_table(players_server, new_page, support):
     """Issue 23.16: "Play now" per game; the second player's click pairs the two, and both
     lobbies open the same rated table (the first one's told by the push)."""
     url = players_server.url
     ana, ben = new_page(base_url=url), new_page(base_url=url)
-    register(ana, url, "Ana")
+    support.register_in_lobby(ana, url, "Ana")
     expect(ana.locator("#quick")).to_be_visible()
     ana.select_option("#quick-wait", "300")
     ana.click("#quick-games button[data-game=tzolkin]")
     expect(ana.locator("#quick-text")).to_contain_text("Looking for an opponent for Tzolk'in")
     expect(ana.locator("#quick-bot")).to_be_hidden()
-    register(ben, url, "Ben")
+    support.register_in_lobby(ben, url, "Ben")
     ben.click("#quick-games button[data-game=tzolkin]")
     ben.wait_for_url("**/table/*")
     ana.wait_for_url("**/table/*", timeout=PUSHED_MS)

@@ -6,33 +6,9 @@ browser's own session), then the ladder and the profile page with its rating plo
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-import pytest
 from playwright.sync_api import expect
-
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def players_server(tmp_path: Path, support: Any) -> Iterator[Any]:
-    from mayagames.server import create_app
-    from mayagames.server.limits import ServerLimits
-
-    # the game is driven through the API at full speed: no per-address rate limits here
-    app = create_app(f"sqlite:///{tmp_path / 'players.db'}", bot_delay=0.0,
-                     fast_password_hashes=True, limits=ServerLimits().without_rate_limits())
-    with support.LiveServer(app) as live:
-        yield live
-
-
-def register(page: Any, url: str, name: str) -> None:
-    page.goto(url + "/")
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#register")
-    expect(page.locator("#me-name")).to_have_text(name)
 
 
 def play_first_legal(page: Any, table: str) -> dict[str, Any]:
@@ -44,10 +20,10 @@ def play_first_legal(page: Any, table: str) -> dict[str, Any]:
     return response.json()
 
 
-def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_page, shots):
+def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_page, shots, support):
     url = players_server.url
     ana, ben = new_page(base_url=url), new_page(base_url=url)
-    register(ana, url, "Ana")
+    support.register_in_lobby(ana, url, "Ana")
     ana.select_option("#game", "tzolkin")
     ana.select_option("#players", "2")
     ana.select_option("[name=agent-1]", "human")
@@ -58,7 +34,7 @@ def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_pag
     expect(ana.locator("#created")).to_contain_text("free seat, listed in the open lobby")
     table = ana.locator("#created-id").inner_text()
 
-    register(ben, url, "Ben")
+    support.register_in_lobby(ben, url, "Ben")
     row = ben.locator(f"#open tr[data-table='{table}']")
     expect(row).to_contain_text("Ana")
     expect(row).to_contain_text("rated")
@@ -118,7 +94,7 @@ def test_two_accounts_meet_in_the_lobby_and_play_tzolkin(players_server, new_pag
 def account_page(new_page: Any, url: str, name: str) -> Any:
     """A browser context logged in as a new account (made through the API: quicker)."""
     page = new_page(base_url=url)
-    made = page.context.request.post("/api/accounts", data={"name": name, "password": PASSWORD})
+    made = page.context.request.post("/api/accounts", data={"name": name, "password": "correct horse battery"})
     assert made.ok, made.text()
     return page
 

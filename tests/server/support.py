@@ -208,6 +208,17 @@ def register(client: Any, name: str, password: str = PASSWORD) -> str:
     return response.cookies[SESSION_COOKIE]
 
 
+def register_in_lobby(page: Any, url: str, name: str, password: str = PASSWORD) -> None:
+    """Create an account the way a person does: the lobby's form in a browser ``page``."""
+    from playwright.sync_api import expect
+
+    page.goto(url + "/")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click("#register")
+    expect(page.locator("#me-name")).to_have_text(name)
+
+
 def use(client: Any, session: str | None) -> None:
     """Speak through ``client`` as the holder of ``session`` (None: nobody)."""
     from mayagames.server.accounts import SESSION_COOKIE
