@@ -1,5 +1,5 @@
-"""The wire schema (issue 25 item 4): declared action kinds, the versioned state message,
-its JSON Schema in docs/, and the browser's game modules checked against it.
+"""The wire schema (issue 25 item 4): declared action kinds, the versioned state and replay
+frame messages, their JSON Schema in docs/, and the browser's game modules checked against it.
 
 * every action class declares its own wire name (``KIND``), the names of today (equal to
   the class names, so that records, traces and the browser are unchanged); a subclass
@@ -8,7 +8,8 @@ its JSON Schema in docs/, and the browser's game modules checked against it.
   no other;
 * docs/wire-schema.json is what ``python -m mayagames.server.wire`` writes now;
 * real state messages of real games of both games, over HTTP and the WebSocket, from
-  several seats and a spectator, terminal positions included, validate against it;
+  several seats and a spectator, terminal positions and replay frames included, validate
+  against it;
 * every kind the browser's game module compares against is a declared kind of its game,
   every declared kind is handled by it, and every action field it reads is a field of
   the game's actions.
@@ -49,7 +50,7 @@ def schema() -> dict[str, Any]:
 def schema_kinds(game: str) -> dict[str, dict[str, Any]]:
     """The action kinds docs/wire-schema.json declares for ``game``: kind -> its schema."""
     doc = schema()
-    state = doc["$defs"][doc["discriminator"]["mapping"][game].split("/")[-1]]
+    state = doc["$defs"][wire.state_model(registry.get_game(game)).__name__]
     items = state["properties"]["legal"]["items"]
     refs = items["discriminator"]["mapping"] if "discriminator" in items else {
         items["$ref"]: items["$ref"]}
@@ -125,10 +126,13 @@ def test_the_schema_file_is_up_to_date():
 def test_the_schema_is_versioned():
     doc = schema()
     assert doc["version"] == wire.WIRE_SCHEMA
-    for game in wire.SCHEMA_GAMES:
-        state = doc["$defs"][doc["discriminator"]["mapping"][game].split("/")[-1]]
-        assert state["properties"]["schema"]["const"] == wire.WIRE_SCHEMA
-        assert "schema" in state["required"]
+    messages = [doc["$defs"][one["$ref"].split("/")[-1]] for one in doc["oneOf"]]
+    assert len(messages) == 2 * len(wire.SCHEMA_GAMES)  # a state and a frame per game
+    for message in messages:
+        assert message["properties"]["schema"]["const"] == wire.WIRE_SCHEMA
+        assert "schema" in message["required"]
+    assert {(m["properties"]["type"]["const"], m["properties"]["game"]["const"]) for m in messages} \
+        == {(t, g) for t in ("state", "frame") for g in wire.SCHEMA_GAMES}
 
 
 @pytest.mark.parametrize("game", wire.SCHEMA_GAMES)
@@ -143,27 +147,29 @@ def test_the_schema_declares_the_games_kinds_with_their_fields(game):
 
 
 def test_a_renamed_field_or_kind_fails_validation():
+    """The models are strict: a kind or a field renamed, a number sent as text, another
+    schema version, are refused."""
     message = {"type": "state", "schema": wire.WIRE_SCHEMA, "table": "t", "game": "toy",
                "title": "x", "num_players": 2, "options": {}, "seats": [], "seed_fixed": False,
                "seat": 0, "move_number": 0, "current_player": 0, "terminal": False, "view": {},
                "private": False, "log_from": 0, "log": [], "scores": [0, 0], "winners": [],
                "ended": None, "can_undo": False, "rematch": None,
                "legal": [{"id": 0, "kind": "Swap", "card": 3, "text": "swap 3"}]}
-    wire.validate_state(message)
+    wire.validate_message(message)
     for legal in ({"id": 0, "kind": "Exchange", "card": 3, "text": "swap 3"},
                   {"id": 0, "kind": "Swap", "value": 3, "text": "swap 3"},
                   {"id": 0, "kind": "Swap", "card": "3", "text": "swap 3"}):
         with pytest.raises(ValidationError):
-            wire.validate_state({**message, "legal": [legal]})
+            wire.validate_message({**message, "legal": [legal]})
     with pytest.raises(ValidationError):
-        wire.validate_state({**message, "schema": wire.WIRE_SCHEMA + 1})
+        wire.validate_message({**message, "schema": wire.WIRE_SCHEMA + 1})
 
 
 # --- real messages ------------------------------------------------------------------------
-def check(message: dict[str, Any]) -> dict[str, Any]:
-    """``message`` validates against its game's state model; returns it."""
-    assert message["type"] == "state" and message["schema"] == wire.WIRE_SCHEMA
-    wire.validate_state(message)
+def check(message: dict[str, Any], kind: str = "state") -> dict[str, Any]:
+    """``message`` validates against its game's model of its type; returns it."""
+    assert message["type"] == kind and message["schema"] == wire.WIRE_SCHEMA
+    wire.validate_message(message)
     return message
 
 
@@ -217,7 +223,7 @@ def wait_terminal(client: Any, table: str, seconds: float = 120) -> dict[str, An
 @pytest.mark.parametrize("game, players", [("tikal", 2), ("tzolkin", 2), ("toy", 3)])
 def test_terminal_messages_validate(client, support, game, players):
     """A game the bots play to the end: the final message, with the whole log, validates
-    for a spectator, and its log tells the game's end."""
+    for a spectator, and its log tells the game's end; so do its replay frames."""
     data = support.create_table(client, game=game, players=players, seed=8,
                                 agents=["random"] * players)
     final = check(wait_terminal(client, data["table"]))
@@ -225,6 +231,13 @@ def test_terminal_messages_validate(client, support, game, players):
     assert len(final["log"]) == final["move_number"]
     kinds = {e["kind"] for entry in final["log"] for e in entry["events"]}
     assert "game_over" in kinds or "final_scoring" in kinds
+    total = final["move_number"]
+    for step in (0, total // 2, total):
+        for perspective in ("all", "spectator", "0"):
+            frame = check(client.get(f"/api/tables/{data['table']}/replay",
+                                     params={"step": step, "perspective": perspective}).json(),
+                          "frame")
+            assert frame["step"] == step and len(frame["log"]) == step
 
 
 @pytest.mark.parametrize("game, players, seed", [("tikal", 2, 6), ("tzolkin", 2, 7)])

@@ -1,12 +1,12 @@
 """The wire schema of what the server sends a table's clients (issue 25 item 4).
 
 The ``state`` message (the answer of ``GET /api/tables/{id}``, of a move or an undo, and
-the WebSocket's ``state`` message), its log entries and its legal actions, as Pydantic
-models. The browser switches on an action's ``kind``: that is the wire name each action
+the WebSocket's ``state`` message), its log entries and its legal actions, and the replay's
+``frame`` (``GET /api/tables/{id}/replay``), as Pydantic models. The browser switches on an action's ``kind``: that is the wire name each action
 class declares (``KIND``, :func:`mayagames.core.game.action_kind`), listed per game by
 :func:`action_models` from ``GameInfo.actions``, never a class name.
 
-The schema is versioned: every state message carries ``"schema": WIRE_SCHEMA``, bumped on
+The schema is versioned: every state and frame message carries ``"schema": WIRE_SCHEMA``, bumped on
 any incompatible change (a field or kind renamed or removed, a type narrowed). Adding an
 optional field or a new action kind is compatible. The JSON Schema is exported to
 ``docs/wire-schema.json`` (``python -m mayagames.server.wire docs/wire-schema.json``; a
@@ -22,7 +22,8 @@ import sys
 import typing
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.json_schema import models_json_schema
 
 from ..core.game import GameInfo, declared_kinds
 from ..core.registry import BUILTIN, TEST_GAMES, get_game
@@ -176,11 +177,10 @@ class Clock(Wire):
     waiting: list[int] = Field(description="seats whose player has not opened the table")
 
 
-# --- the state message -------------------------------------------------------------------
-class StateBase(Wire):
-    """The ``state`` message: the position as one seat (or a spectator) sees it."""
+# --- the messages -------------------------------------------------------------------------
+class TableMessage(Wire):
+    """What every message of a table starts with (server.rooms.Room.header)."""
 
-    type: Literal["state"]
     schema_: Literal[WIRE_SCHEMA] = Field(alias="schema",  # type: ignore[valid-type]
                                           description="the wire schema's version")
     table: str
@@ -193,12 +193,23 @@ class StateBase(Wire):
     players: list[Player] | None = None
     clock: Clock | None = None
     ratings: dict[str, float] | None = None
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+VIEW = Field(description="the reader's view of the position: the game's own format "
+             "(docs/tikal_state.md, docs/tzolkin_state.md)")
+
+
+class StateBase(TableMessage):
+    """The ``state`` message: the position as one seat (or a spectator) sees it."""
+
+    type: Literal["state"]
     seat: int | None = Field(description="the reader's seat; null: a spectator")
     move_number: int = Field(ge=0)
     current_player: int | None
     terminal: bool
-    view: dict[str, Any] = Field(description="the reader's view of the position: the game's "
-                                 "own format (docs/tikal_state.md, docs/tzolkin_state.md)")
+    view: dict[str, Any] = VIEW
     private: bool
     log_from: int = Field(ge=0)
     log: list[LogEntry] = Field(description="the moves from number log_from + 1 on")
@@ -210,7 +221,21 @@ class StateBase(Wire):
     ack: int | str | None = Field(default=None, description="WebSocket only: the rid of "
                                   "the reader's own move or undo this message answers")
 
-    model_config = ConfigDict(populate_by_name=True)
+
+class FrameBase(TableMessage):
+    """A ``frame`` of a replay (``GET /api/tables/{id}/replay``): what one side saw after
+    ``step`` moves, with the log up to there."""
+
+    type: Literal["frame"]
+    step: int = Field(ge=0)
+    total: int = Field(ge=0, description="the moves of the game so far")
+    perspective: Literal["all", "spectator"] | int
+    current_player: int | None
+    terminal: bool
+    view: dict[str, Any] = VIEW
+    log: list[LogEntry]
+    scores: list[float]
+    winners: list[int]
 
 
 def state_model(info: GameInfo) -> type[StateBase]:
@@ -224,20 +249,33 @@ def _state_model(info: GameInfo) -> type[StateBase]:
                         legal=(list[legal_action_type(info)], ...))  # type: ignore[misc]
 
 
-def validate_state(message: dict[str, Any]) -> StateBase:
-    """``message`` checked against the state message of its game (ValidationError if not)."""
-    return state_model(get_game(message["game"])).model_validate(message)
+def frame_model(info: GameInfo) -> type[FrameBase]:
+    """The replay frame of one game."""
+    return _cached("frame", info, lambda i: create_model(
+        _model_name(i.name, "Frame"), __base__=FrameBase, game=(Literal[i.name], ...)))
+
+
+MODEL_OF_TYPE = {"state": state_model, "frame": frame_model}
+
+
+def validate_message(message: dict[str, Any]) -> TableMessage:
+    """``message`` (a ``state`` or a ``frame``) checked against the model of its game and
+    type (ValidationError if it does not fit, KeyError for an unknown type)."""
+    model = MODEL_OF_TYPE[message["type"]](get_game(message["game"]))
+    return model.model_validate(message)
 
 
 # --- the exported JSON Schema --------------------------------------------------------------
 def schema_document() -> dict[str, Any]:
-    """The JSON Schema of the state message of every game in :data:`SCHEMA_GAMES`."""
-    models = tuple(state_model(get_game(name)) for name in SCHEMA_GAMES)
-    union = Annotated[Union[models], Field(discriminator="game")]  # type: ignore[valid-type]
-    schema = TypeAdapter(union).json_schema(by_alias=True)
+    """The JSON Schema of the state and frame messages of every game in :data:`SCHEMA_GAMES`."""
+    models = [model(get_game(name)) for model in MODEL_OF_TYPE.values() for name in SCHEMA_GAMES]
+    _, defs = models_json_schema([(m, "validation") for m in models], by_alias=True,
+                                 ref_template="#/$defs/{model}")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "mayagames table messages", "version": WIRE_SCHEMA,
-            "description": (__doc__ or "").strip().split("\n\n")[0], **schema}
+            "description": (__doc__ or "").strip().split("\n\n")[0],
+            # one message: told apart by "type", then by "game"
+            "oneOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in models], **defs}
 
 
 def schema_text() -> str:
