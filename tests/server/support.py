@@ -20,7 +20,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from mayagames.agents import AGENT_FACTORIES, RandomAgent
 from mayagames.core.errors import NotationError
@@ -56,6 +56,7 @@ SecretToyState.info = SECRET_INFO
 # --- tally ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Add:
+    KIND: ClassVar[str] = "Add"
     n: int
 
     def __str__(self) -> str:
@@ -64,12 +65,14 @@ class Add:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
+    KIND: ClassVar[str] = "Draw"
     def __str__(self) -> str:
         return "draw"
 
 
 @dataclass(frozen=True, slots=True)
 class End:
+    KIND: ClassVar[str] = "End"
     def __str__(self) -> str:
         return "end"
 
@@ -155,7 +158,8 @@ class TallyState(State):
 TALLY_INFO = (GameInfo(
     name="tally", title="Tally (test game)", version="1", min_players=1, max_players=4,
     new_game=lambda num_players, seed, options: TallyState(num_players, seed, options),
-    parse_action=parse_tally, render=lambda s, seat: str(s.to_dict()), max_decisions=100))
+    parse_action=parse_tally, actions=(Add, Draw, End),
+    render=lambda s, seat: str(s.to_dict()), max_decisions=100))
 TallyState.info = TALLY_INFO
 
 

@@ -7,7 +7,8 @@ runs them for every game and player count (``tests/test_conformance.py``).
 Laws checked:
 
 * random legal play never crashes and ends within ``info.max_decisions``;
-* every legal action's notation round-trips (``parse(str(a)) == a``);
+* every legal action's notation round-trips (``parse(str(a)) == a``) and its class is one
+  of the game's declared action kinds (``GameInfo.actions``);
 * game-specific invariants (conservation of components) hold after every move;
 * a clone equals its original in its *full* data (every attribute, not only
   ``to_dict()``), shares no mutable container with it, and is independent of it;
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import GameOver, IllegalAction
-from .game import Action, State, new_state
+from .game import Action, State, declared_kinds, new_state
 from .record import GameRecord, iter_replay, verify
 from .registry import get_game
 from .rng import Rng
@@ -159,6 +160,7 @@ def check_random_games(name: str, num_players: int, games: int, seed: int = 0,
                        invariants_every: int = 1, options: dict[str, Any] | None = None) -> int:
     """Random games never crash, notation round-trips, invariants hold. Returns decisions."""
     info = get_game(name)
+    declared = set(declared_kinds(info).values())
     total = 0
 
     def on_step(state: State, step: int) -> None:
@@ -166,6 +168,8 @@ def check_random_games(name: str, num_players: int, games: int, seed: int = 0,
             broken = state.invariants()
             assert not broken, f"{name} step {step}: invariants broken: {broken}"
         for action in state.legal_actions():
+            # every action a client may be sent is of a declared kind (GameInfo.actions)
+            assert type(action) in declared, f"{name}: {action!r} is of no declared action kind"
             text = str(action)
             back = info.parse_action(text)
             assert back == action, f"{name}: notation {text!r} parses to {back!r}, not {action!r}"

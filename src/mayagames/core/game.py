@@ -238,6 +238,9 @@ class GameInfo:
     parse_action: Callable[[str], Action]
     render: Callable[["State", int | None], str]
     options: tuple[OptionSpec, ...] = ()
+    #: every class of the game's actions; each declares its wire name ``KIND`` (see
+    #: :func:`action_kind`), what clients read as an action's ``kind``
+    actions: tuple[type, ...] = ()
     max_decisions: int = 100_000
     doc: str = ""
     #: what the outer layers get from the game (estimate, catalogue, encoding, ...)
@@ -498,11 +501,50 @@ def random_playout(state: State, rng: Rng, max_decisions: int | None = None) -> 
     return n
 
 
+def action_kind(action: Action) -> str:
+    """The wire name of an action: the ``KIND`` its own class declares.
+
+    Clients switch on it (``kind === "Deploy"``), so it is declared, never derived from
+    the class name, and never inherited: a subclass that declares none is an error.
+
+    >>> from mayagames.core.toy import Swap
+    >>> action_kind(Swap(3))
+    'Swap'
+    """
+    cls = type(action)
+    kind = own_kind(cls)
+    if kind is None:
+        raise TypeError(f"{cls.__module__}.{cls.__qualname__} declares no wire name: "
+                        "give the class its own KIND: ClassVar[str]")
+    return kind
+
+
+def own_kind(cls: type) -> str | None:
+    """The ``KIND`` declared by ``cls`` itself (one inherited does not count), or None."""
+    kind = vars(cls).get("KIND")
+    return kind if isinstance(kind, str) and kind else None
+
+
+def declared_kinds(info: GameInfo) -> dict[str, type]:
+    """The game's action kinds, wire name -> class, checked: every class in
+    ``info.actions`` declares its own ``KIND`` and no two declare the same one."""
+    kinds: dict[str, type] = {}
+    for cls in info.actions:
+        kind = own_kind(cls)
+        if kind is None:
+            raise TypeError(f"{info.name}: action class {cls.__qualname__} declares no KIND")
+        if kind in kinds:
+            raise TypeError(f"{info.name}: {cls.__qualname__} and {kinds[kind].__qualname__} "
+                            f"both declare the kind {kind!r}")
+        kinds[kind] = cls
+    return kinds
+
+
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """A JSON-ready description of an action: its kind, its fields and its notation.
+    """A JSON-ready description of an action: its declared kind, its fields and its notation.
 
     Works for dataclass and NamedTuple actions; clients use it to highlight the
-    board targets of each legal action.
+    board targets of each legal action (the schema: ``docs/wire-schema.json``).
     """
     from dataclasses import fields, is_dataclass
 
@@ -512,4 +554,4 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         data = dict(action._asdict())  # type: ignore[attr-defined]
     else:
         data = {}
-    return {"kind": type(action).__name__, **data, "text": str(action)}
+    return {"kind": action_kind(action), **data, "text": str(action)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import IllegalAction, NotationError
 from .game import GameEvent, GameInfo, GamePlugin, Lazy, Narration, OptionSpec, State, seat_ref
@@ -29,6 +29,7 @@ SWAPS_PER_PLAYER = 2  # bounds the game's length whatever the players do
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    KIND: ClassVar[str] = "Play"
     card: int
 
     def __str__(self) -> str:
@@ -37,6 +38,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Swap:
+    KIND: ClassVar[str] = "Swap"
     card: int
 
     def __str__(self) -> str:
@@ -45,12 +47,14 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class Bonus:
+    KIND: ClassVar[str] = "Bonus"
     def __str__(self) -> str:
         return "bonus"
 
 
 @dataclass(frozen=True, slots=True)
 class End:
+    KIND: ClassVar[str] = "End"
     def __str__(self) -> str:
         return "end"
 
@@ -254,7 +258,8 @@ INFO = register(GameInfo(
     name="toy", title="Hidden High Card (test game)", version="1",
     min_players=2, max_players=4,
     new_game=lambda num_players, seed, options: ToyState(num_players, seed, options),
-    parse_action=parse_action, render=render, max_decisions=200, narrator=narrate,
+    parse_action=parse_action, actions=(Play, Swap, Bonus, End), render=render,
+    max_decisions=200, narrator=narrate,
     plugin=GamePlugin(  # the toy's parts live beside it (Lazy: they import this module)
         estimate_scores=Lazy("mayagames.core.toy_heuristic:estimate_scores"), score_scale=2.0,
         seat_features=Lazy("mayagames.core.toy_heuristic:seat_features"),

@@ -25,6 +25,7 @@ from ..core.registry import get_game
 from ..core.rng import derive_seed
 from .db import StoredTable
 from .limits import ServerLimits, cap_agent
+from .wire import WIRE_SCHEMA
 
 HUMAN = "human"
 
@@ -440,7 +441,7 @@ class Room:
                  if seat is not None and seat == current and not self.is_bot(seat) else [])
         log_from = max(0, min(log_from, len(self.log)))
         return {
-            "type": "state", **self.header(live), "seat": seat,
+            "type": "state", "schema": WIRE_SCHEMA, **self.header(live), "seat": seat,
             "move_number": self.move_number, "current_player": current,
             "terminal": self.finished, "view": view_dict,
             "private": seat is not None and self.is_private(view_dict),

@@ -50,6 +50,7 @@ from .notify import Listener
 from .rooms import (HUMAN, LogEntry, Room, ServerError, entry_to_json, hash_token, replay_moves,
                     result_of)
 from .schemas import CreateTable, SeatSpec
+from .wire import WIRE_SCHEMA
 
 log = logging.getLogger("mayagames.server")
 T = TypeVar("T")
@@ -984,7 +985,7 @@ class GameService:
         assert viewer is None or isinstance(viewer, int)
         shown = state if everything else state.view(viewer)
         entries: list[LogEntry] = room.log[:step]
-        return {"type": "frame", **room.header(), "step": step, "total": room.move_number,
+        return {"type": "frame", "schema": WIRE_SCHEMA, **room.header(), "step": step, "total": room.move_number,
                 "perspective": "all" if everything else ("spectator" if viewer is None else viewer),
                 "current_player": state.current_player, "terminal": state.is_terminal,
                 "view": shown.to_dict(),

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.game import GameInfo, GamePlugin, Lazy, OptionSpec
 from ..core.registry import register
 from . import heuristic
-from .actions import parse_action
+from .actions import ACTION_TYPES, parse_action
 from .data import DataError, default_components, load_components
 from .narrate import narrate
 from .render import render
@@ -87,7 +87,8 @@ def _new_game(num_players: int, seed: int, options: dict[str, Any]) -> TikalStat
 
 INFO = register(GameInfo(
     name="tikal", title="Tikal Legend", version=VERSION, min_players=1, max_players=4,
-    new_game=_new_game, parse_action=parse_action, render=render, options=OPTIONS,
+    new_game=_new_game, parse_action=parse_action, render=render,
+    actions=ACTION_TYPES, options=OPTIONS,
     max_decisions=20_000,
     doc="Explore the jungle, clear temples, unearth treasures. 1 player = the solo score-attack variant.",
     plugin=GamePlugin(

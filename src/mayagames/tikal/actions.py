@@ -15,7 +15,7 @@ Move(figure='explorer', from_hex='e4', to_hex='d4')
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any, Callable, ClassVar, Union, get_args
 
 from ..core.errors import NotationError
 from .data import SIDES
@@ -29,6 +29,7 @@ EXPLORER, LEADER = 0, 1
 @dataclass(frozen=True, slots=True)
 class TakeStatuette:
     """Put your statuette on turn-order space ``space`` (1-based) for the next round."""
+    KIND: ClassVar[str] = "TakeStatuette"
     space: int
 
     def __str__(self) -> str:
@@ -37,6 +38,7 @@ class TakeStatuette:
 
 @dataclass(frozen=True, slots=True)
 class TakeAP:
+    KIND: ClassVar[str] = "TakeAP"
     value: int
 
     def __str__(self) -> str:
@@ -45,6 +47,7 @@ class TakeAP:
 
 @dataclass(frozen=True, slots=True)
 class TakeTile:
+    KIND: ClassVar[str] = "TakeTile"
     tile: str
 
     def __str__(self) -> str:
@@ -54,6 +57,7 @@ class TakeTile:
 @dataclass(frozen=True, slots=True)
 class TakeCard:
     """Take a card from the display (round management, or the Journalist power)."""
+    KIND: ClassVar[str] = "TakeCard"
     card: str
 
     def __str__(self) -> str:
@@ -64,6 +68,7 @@ class TakeCard:
 @dataclass(frozen=True, slots=True)
 class Keep:
     """Move a card from the right of your campsite to the left (delay or keep it)."""
+    KIND: ClassVar[str] = "Keep"
     card: str
 
     def __str__(self) -> str:
@@ -73,6 +78,7 @@ class Keep:
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard a card from the left of your campsite to make room."""
+    KIND: ClassVar[str] = "Discard"
     card: str
 
     def __str__(self) -> str:
@@ -82,6 +88,7 @@ class Discard:
 @dataclass(frozen=True, slots=True)
 class Play:
     """Play a non-permanent card from the right (or the left: ``kept``)."""
+    KIND: ClassVar[str] = "Play"
     card: str
     kept: bool = False
 
@@ -92,6 +99,7 @@ class Play:
 @dataclass(frozen=True, slots=True)
 class Use:
     """Use a permanent card (flip it): alone, or as a bonus while spending your AP token."""
+    KIND: ClassVar[str] = "Use"
     card: str
     kept: bool = False
 
@@ -102,6 +110,7 @@ class Use:
 @dataclass(frozen=True, slots=True)
 class Activate:
     """Activate your AP token: spend its AP on AP actions."""
+    KIND: ClassVar[str] = "Activate"
 
     def __str__(self) -> str:
         return "activate"
@@ -110,6 +119,7 @@ class Activate:
 @dataclass(frozen=True, slots=True)
 class PlaceTile:
     """Play a terrain tile from your campsite (then choose its hex and rotation)."""
+    KIND: ClassVar[str] = "PlaceTile"
     tile: str
 
     def __str__(self) -> str:
@@ -119,6 +129,7 @@ class PlaceTile:
 @dataclass(frozen=True, slots=True)
 class Power:
     """Use a power of your Museum Director (once per game, free)."""
+    KIND: ClassVar[str] = "Power"
     power: str
 
     def __str__(self) -> str:
@@ -127,6 +138,7 @@ class Power:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    KIND: ClassVar[str] = "Pass"
     def __str__(self) -> str:
         return "pass"
 
@@ -135,6 +147,7 @@ class Pass:
 @dataclass(frozen=True, slots=True)
 class At:
     """Choose a hex (for the question the state is asking)."""
+    KIND: ClassVar[str] = "At"
     hex: str
 
     def __str__(self) -> str:
@@ -144,6 +157,7 @@ class At:
 @dataclass(frozen=True, slots=True)
 class Side:
     """Choose a side of the chosen hex (``ne e se sw w nw``)."""
+    KIND: ClassVar[str] = "Side"
     side: str
 
     def __str__(self) -> str:
@@ -153,6 +167,7 @@ class Side:
 @dataclass(frozen=True, slots=True)
 class Rotate:
     """Turn the tile being placed ``turns`` sides clockwise from its printed orientation."""
+    KIND: ClassVar[str] = "Rotate"
     turns: int
 
     def __str__(self) -> str:
@@ -162,6 +177,7 @@ class Rotate:
 @dataclass(frozen=True, slots=True)
 class Choose:
     """Choose an option in words (``leader``, ``both``, ``3``...)."""
+    KIND: ClassVar[str] = "Choose"
     option: str
 
     def __str__(self) -> str:
@@ -171,6 +187,7 @@ class Choose:
 @dataclass(frozen=True, slots=True)
 class End:
     """Stop: end the AP spending, or stop an 'up to' effect early."""
+    KIND: ClassVar[str] = "End"
 
     def __str__(self) -> str:
         return "end"
@@ -179,6 +196,7 @@ class End:
 # --- AP actions ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Deploy:
+    KIND: ClassVar[str] = "Deploy"
     figure: str
     hex: str
 
@@ -188,6 +206,7 @@ class Deploy:
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    KIND: ClassVar[str] = "Move"
     figure: str
     from_hex: str
     to_hex: str
@@ -199,6 +218,7 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class Transfer:
     """Move an EM between Base Camps."""
+    KIND: ClassVar[str] = "Transfer"
     figure: str
     from_hex: str
     to_hex: str
@@ -210,6 +230,7 @@ class Transfer:
 @dataclass(frozen=True, slots=True)
 class Camp:
     """Set up a Base Camp on a Clearing (``from_hex``: the camp moved, if none in reserve)."""
+    KIND: ClassVar[str] = "Camp"
     hex: str
     from_hex: str = ""
 
@@ -220,6 +241,7 @@ class Camp:
 @dataclass(frozen=True, slots=True)
 class Stone:
     """Place a Trail Stone token (then choose the hex and the side)."""
+    KIND: ClassVar[str] = "Stone"
 
     def __str__(self) -> str:
         return "stone"
@@ -228,6 +250,7 @@ class Stone:
 @dataclass(frozen=True, slots=True)
 class Token:
     """Choose the Trail Stone token to move (on side ``side`` of hex ``hex``)."""
+    KIND: ClassVar[str] = "Token"
     hex: str
     side: str
 
@@ -238,6 +261,7 @@ class Token:
 @dataclass(frozen=True, slots=True)
 class Recruit:
     """Add 1 Explorer or 1 Leader from the Unavailable to the Available Supply."""
+    KIND: ClassVar[str] = "Recruit"
     figure: str
 
     def __str__(self) -> str:
@@ -247,6 +271,7 @@ class Recruit:
 @dataclass(frozen=True, slots=True)
 class Clear:
     """Clear a Temple Floor."""
+    KIND: ClassVar[str] = "Clear"
     hex: str
 
     def __str__(self) -> str:
@@ -256,6 +281,7 @@ class Clear:
 @dataclass(frozen=True, slots=True)
 class Guardian:
     """Place a Guardian on a temple: your ``figure`` there goes on top."""
+    KIND: ClassVar[str] = "Guardian"
     hex: str
     figure: str
 
@@ -265,6 +291,7 @@ class Guardian:
 
 @dataclass(frozen=True, slots=True)
 class Unearth:
+    KIND: ClassVar[str] = "Unearth"
     hex: str
 
     def __str__(self) -> str:
@@ -274,6 +301,7 @@ class Unearth:
 @dataclass(frozen=True, slots=True)
 class Trade:
     """Trade treasures (then choose what to take and what to give)."""
+    KIND: ClassVar[str] = "Trade"
 
     def __str__(self) -> str:
         return "trade"
@@ -282,6 +310,7 @@ class Trade:
 @dataclass(frozen=True, slots=True)
 class Take:
     """Take ``count`` treasures of type ``treasure`` from player ``player`` (a seat)."""
+    KIND: ClassVar[str] = "Take"
     player: int
     treasure: str
     count: int = 1
@@ -292,6 +321,7 @@ class Take:
 
 @dataclass(frozen=True, slots=True)
 class Give:
+    KIND: ClassVar[str] = "Give"
     treasure: str
 
     def __str__(self) -> str:
@@ -301,6 +331,8 @@ class Give:
 TikalAction = Union[TakeStatuette, TakeAP, TakeTile, TakeCard, Keep, Discard, Play, Use, Activate,
                     PlaceTile, Power, Pass, At, Side, Rotate, Choose, End, Deploy, Move, Transfer,
                     Camp, Stone, Token, Recruit, Clear, Guardian, Unearth, Trade, Take, Give]
+#: every action class of the game, each declaring its wire ``KIND`` (GameInfo.actions)
+ACTION_TYPES: tuple[type, ...] = get_args(TikalAction)
 
 # --- interning: legal-action lists reuse one object per distinct action ----------------------
 _CACHE: dict[tuple, Any] = {}

@@ -17,7 +17,7 @@ from typing import Any
 from ..core.game import GameInfo, GamePlugin, Lazy, OptionSpec
 from ..core.registry import register
 from . import heuristic
-from .actions import parse_action
+from .actions import ACTION_TYPES, parse_action
 from .components import DATA
 from .narrate import narrate
 from .render import decision_details, render
@@ -81,6 +81,7 @@ def seat_features(state: Any) -> list[dict[str, Any]]:
 INFO = register(GameInfo(
     name="tzolkin", title="Tzolk'in: The Mayan Calendar", version="1.0",
     min_players=2, max_players=4, new_game=new_game, parse_action=parse_action, render=render,
+    actions=ACTION_TYPES,
     options=OPTIONS, max_decisions=20_000,
     doc="Worker placement on the gears of the Maya calendar (base game).",
     plugin=GamePlugin(

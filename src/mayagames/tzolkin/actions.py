@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
+from typing import ClassVar, Union, get_args
 
 from ..core.errors import NotationError
 from .components import BUILDING_INDEX, GEARS, MONUMENT_INDEX, RESOURCES, TEMPLES, TILE_INDEX, TRACKS
@@ -48,6 +48,7 @@ from .components import BUILDING_INDEX, GEARS, MONUMENT_INDEX, RESOURCES, TEMPLE
 @dataclass(frozen=True, slots=True)
 class Keep:
     """Draft: keep two of the four dealt starting wealth tiles (ids in sorted order)."""
+    KIND: ClassVar[str] = "Keep"
     first: str
     second: str
 
@@ -58,6 +59,7 @@ class Keep:
 @dataclass(frozen=True, slots=True)
 class Beg:
     """Beg for corn: discard all corn, take 3, step down on ``temple``."""
+    KIND: ClassVar[str] = "Beg"
     temple: str
 
     def __str__(self) -> str:
@@ -67,6 +69,7 @@ class Beg:
 @dataclass(frozen=True, slots=True)
 class Place:
     """Place a worker on the lowest-numbered free space of ``gear``."""
+    KIND: ClassVar[str] = "Place"
     gear: str
 
     def __str__(self) -> str:
@@ -76,6 +79,7 @@ class Place:
 @dataclass(frozen=True, slots=True)
 class PlaceStart:
     """Place a worker on the Starting Player Space."""
+    KIND: ClassVar[str] = "PlaceStart"
 
     def __str__(self) -> str:
         return "place start"
@@ -84,6 +88,7 @@ class PlaceStart:
 @dataclass(frozen=True, slots=True)
 class Pick:
     """Pick up your worker from ``space`` of ``gear``."""
+    KIND: ClassVar[str] = "Pick"
     gear: str
     space: int
 
@@ -94,6 +99,7 @@ class Pick:
 @dataclass(frozen=True, slots=True)
 class Do:
     """Perform action ``space`` of ``gear`` (picked worker, free choice or mirror)."""
+    KIND: ClassVar[str] = "Do"
     gear: str
     space: int
 
@@ -104,6 +110,7 @@ class Do:
 @dataclass(frozen=True, slots=True)
 class Nothing:
     """The picked-up worker performs no action."""
+    KIND: ClassVar[str] = "Nothing"
 
     def __str__(self) -> str:
         return "nothing"
@@ -112,6 +119,7 @@ class Nothing:
 @dataclass(frozen=True, slots=True)
 class Harvest:
     """Palenque 3-5: ``corn``, ``wood`` or ``burn`` (the forest)."""
+    KIND: ClassVar[str] = "Harvest"
     mode: str
 
     def __str__(self) -> str:
@@ -121,6 +129,7 @@ class Harvest:
 @dataclass(frozen=True, slots=True)
 class Anger:
     """Anger the gods: step down on ``temple``."""
+    KIND: ClassVar[str] = "Anger"
     temple: str
 
     def __str__(self) -> str:
@@ -130,6 +139,7 @@ class Anger:
 @dataclass(frozen=True, slots=True)
 class Temple:
     """Step up on ``temple`` (a step of your choice)."""
+    KIND: ClassVar[str] = "Temple"
     temple: str
 
     def __str__(self) -> str:
@@ -139,6 +149,7 @@ class Temple:
 @dataclass(frozen=True, slots=True)
 class TwoTemples:
     """Tikal 5: pay one ``pay`` block and step up on two different temples."""
+    KIND: ClassVar[str] = "TwoTemples"
     first: str
     second: str
     pay: str
@@ -150,6 +161,7 @@ class TwoTemples:
 @dataclass(frozen=True, slots=True)
 class Tech:
     """Advance one level on ``track`` (or take its bonus when at level 3)."""
+    KIND: ClassVar[str] = "Tech"
     track: str
 
     def __str__(self) -> str:
@@ -159,6 +171,7 @@ class Tech:
 @dataclass(frozen=True, slots=True)
 class Pay:
     """Pay one ``resource`` block towards a technology's cost."""
+    KIND: ClassVar[str] = "Pay"
     resource: str
 
     def __str__(self) -> str:
@@ -173,6 +186,7 @@ class Build:
     the architecture effects apply to this building (Tikal 4 may keep them for the
     second building).
     """
+    KIND: ClassVar[str] = "Build"
     building: str
     waive: str = ""
     arch: bool = True
@@ -189,6 +203,7 @@ class Build:
 @dataclass(frozen=True, slots=True)
 class BuildMonument:
     """Construct ``monument`` (Tikal 4 only)."""
+    KIND: ClassVar[str] = "BuildMonument"
     monument: str
 
     def __str__(self) -> str:
@@ -198,6 +213,7 @@ class BuildMonument:
 @dataclass(frozen=True, slots=True)
 class Take:
     """Take one ``resource`` block of your choice."""
+    KIND: ClassVar[str] = "Take"
     resource: str
 
     def __str__(self) -> str:
@@ -207,6 +223,7 @@ class Take:
 @dataclass(frozen=True, slots=True)
 class Trade:
     """One market exchange: ``buy`` or ``sell`` one ``resource`` block for corn."""
+    KIND: ClassVar[str] = "Trade"
     direction: str
     resource: str
 
@@ -217,6 +234,7 @@ class Trade:
 @dataclass(frozen=True, slots=True)
 class Offer:
     """Theology 2: pay one ``pay`` block to step up on ``temple``."""
+    KIND: ClassVar[str] = "Offer"
     temple: str
     pay: str
 
@@ -227,6 +245,7 @@ class Offer:
 @dataclass(frozen=True, slots=True)
 class Stop:
     """Finish an optional or repeatable step."""
+    KIND: ClassVar[str] = "Stop"
 
     def __str__(self) -> str:
         return "stop"
@@ -235,6 +254,7 @@ class Stop:
 @dataclass(frozen=True, slots=True)
 class Advance:
     """Starting Player Space: advance the calendar ``days`` (1 or 2) days."""
+    KIND: ClassVar[str] = "Advance"
     days: int
 
     def __str__(self) -> str:
@@ -244,6 +264,7 @@ class Advance:
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     """End your turn."""
+    KIND: ClassVar[str] = "EndTurn"
 
     def __str__(self) -> str:
         return "end"
@@ -252,6 +273,8 @@ class EndTurn:
 TzAction = Union[Keep, Beg, Place, PlaceStart, Pick, Do, Nothing, Harvest, Anger, Temple,
                  TwoTemples, Tech, Pay, Build, BuildMonument, Take, Trade, Offer, Stop, Advance,
                  EndTurn]
+#: every action class of the game, each declaring its wire ``KIND`` (GameInfo.actions)
+ACTION_TYPES: tuple[type, ...] = get_args(TzAction)
 
 # --- interned instances (legal-action lists reuse these objects) -------------------
 PLACE = tuple(Place(g) for g in GEARS)
