@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,37 @@ def random_draws(seed: int):
     """A generator of floats in [0, 1), as a search's rollouts draw them."""
     rng = Rng(seed)
     return lambda: rng.randbelow(1 << 30) / (1 << 30)
+
+
+GAME_RULES = ("mayagames.tikal.rules", "mayagames.tzolkin.rules")
+
+
+@pytest.mark.parametrize("module", GAME_RULES)
+def test_both_games_refuse_with_cores_refusal_type(module):
+    """One refusal type (issue 25): each game's legality checks name core's ``Refusal``,
+    and no game module declares a refusal type of its own (a ``... = tuple[str, ...]``
+    alias or a class named for refusals)."""
+    import importlib
+
+    from mayagames.core import errors
+
+    rules = importlib.import_module(module)
+    assert rules.Refusal is errors.Refusal
+    package = Path(rules.__file__).parent
+    for source in sorted(package.glob("*.py")):
+        text = source.read_text()
+        own = re.findall(r"^(?:class (?:Refusal|Reason)\b|(?:Refusal|Reason) = tuple\[)", text, re.M)
+        assert not own, f"{source.name} declares its own refusal type: {own}"
+
+
+def test_a_refusal_becomes_the_same_illegal_action_in_both_games():
+    """A refusal whose reason is written only when asked reads the same as a written one."""
+    from mayagames.core.errors import IllegalAction, refused
+
+    written = refused(("6: AP actions", "not enough AP"), "move", "Tikal")
+    deferred = refused(("6: AP actions", lambda: "not enough AP"), "move", "Tikal")
+    assert isinstance(written, IllegalAction)
+    assert (written.rule, written.message) == (deferred.rule, deferred.message) == \
+        ("Tikal 6: AP actions", "not enough AP")
+    assert str(refused(("Picking up workers", "yours only"), None)) == \
+        "illegal action: yours only [Picking up workers]"

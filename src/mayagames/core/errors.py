@@ -7,6 +7,8 @@ an :class:`IllegalAction`; a damaged game record is a :class:`RecordError`.
 
 from __future__ import annotations
 
+from typing import Callable, Union
+
 
 class MayaGamesError(Exception):
     """Base class of every error raised by mayagames."""
@@ -45,3 +47,23 @@ class RecordError(MayaGamesError, ValueError):
 
 class OptionError(MayaGamesError, ValueError):
     """An unknown option, or an option value the game does not accept."""
+
+
+Refusal = tuple[str, Union[str, Callable[[], str]]]
+"""Why the rules refuse an action, in both games: (the rule, the reason). A check
+returns ``None`` (allowed) or a refusal. Checks that run while the legal actions are
+listed may give the reason as a function that writes it, so that a refusal costs no
+text until a player asks (:func:`refusal_words`)."""
+
+
+def refusal_words(refusal: Refusal) -> tuple[str, str]:
+    """(rule, message) of a refusal, the message written out."""
+    rule, message = refusal
+    return rule, message if isinstance(message, str) else message()
+
+
+def refused(refusal: Refusal, action: object, game: str = "") -> IllegalAction:
+    """The :class:`IllegalAction` of a check's refusal; ``game`` prefixes the rule's name
+    (``"Tikal"``: ``"Tikal 6: AP actions"``)."""
+    rule, message = refusal_words(refusal)
+    return IllegalAction(f"{game} {rule}" if game else rule, message, action)

@@ -15,7 +15,7 @@ Per-turn limits apply within one card play as within one AP activation (gap A14)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
@@ -484,7 +484,7 @@ def start_card(s: TikalState, seat: int, card: CardDef) -> bool:
     return CARD_RULES[card.effect][1](s, seat, card)
 
 
-def card_refusal(s: TikalState, seat: int, card: CardDef) -> Refusal:
+def card_refusal(s: TikalState, seat: int, card: CardDef) -> Optional[Refusal]:
     """Rule 10 / A18: a card is played only if some part of its effect can be done now."""
     if CARD_RULES[card.effect][0](s, seat, card):
         return None

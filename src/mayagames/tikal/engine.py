@@ -10,7 +10,7 @@ powers). Nothing below imports it, so the package has no import cycle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from ..core.errors import IllegalAction
 from ..core.game import unwritable
@@ -124,7 +124,7 @@ ANSWER_TYPES = (At, Side, Rotate, Choose, Token, Discard, Give, Take)  # answers
 TURN = "5: Action phase"
 
 
-def turn_refusal(s: "TikalState", a: object) -> Refusal:
+def turn_refusal(s: "TikalState", a: object) -> Optional[Refusal]:
     """Why a turn of the action phase refuses ``a`` (None: it is one of :func:`turn_legal`)."""
     seat = s.turn
     if isinstance(a, RM_TYPES):
@@ -155,7 +155,7 @@ def turn_refusal(s: "TikalState", a: object) -> Refusal:
     return TURN, "not one of the legal actions now"
 
 
-def card_use_refusal(s: "TikalState", seat: int, a: Play | Use) -> Refusal:
+def card_use_refusal(s: "TikalState", seat: int, a: Play | Use) -> Optional[Refusal]:
     """Rules 5, 5.2: play a non-permanent card (if its effect can be done), use a permanent
     one that is face up."""
     cards = [c for c in (s.left[seat] if a.kept else s.right[seat]) if s.card_name(c) == a.card]

@@ -9,7 +9,7 @@ can do something (the scoring ones always: they may score 0).
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..core.compiling import mypyc_attr
 from .actions import END, At, Choose, Move, TakeCard, make
@@ -353,7 +353,7 @@ def power_usable(s: TikalState, seat: int, power: str) -> bool:
     return POWER_RULES[s.C.powers[power].effect][0](s, seat)
 
 
-def power_refusal(s: TikalState, seat: int, power: str) -> Refusal:
+def power_refusal(s: TikalState, seat: int, power: str) -> Optional[Refusal]:
     """Rule 9: a Museum Director's power once per game, one of its own, when it can do
     something (gap A16)."""
     director = s.C.directors[s.director[seat]]

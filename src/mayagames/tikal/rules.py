@@ -30,7 +30,7 @@ from . import scoring as _scoring
 from .data import DRAWN_LETTERS, SIDES
 from .model import (ACTION, CLEARING, FINAL, JUNGLE, KIND_OF_TYPE, OVER, ROUND_MANAGEMENT, RUINS, TEMPLE,
                     VOLCANO, TikalFrame, count_up)
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, Refusal, refused as core_refused
 
 if TYPE_CHECKING:
     from .state import TikalState
@@ -41,13 +41,10 @@ GENERAL = ("token", "alone", "volcano", "final")  # every AP action (rule 6)
 SCOUT = "scout"  # director power Scout: deploy, move, Base-Camp trips (gap A16)
 SPECIAL_TURNS = ("volcano", "final")  # the 10-AP turns of a scoring (rules 8, 11)
 
-#: why a check refuses an action: (rule, message), or None when it allows it
-Refusal = Optional[tuple[str, str]]
-
-
-def refused(refusal: tuple[str, str], action: object) -> IllegalAction:
-    """The :class:`IllegalAction` of a check's refusal."""
-    return IllegalAction(f"Tikal {refusal[0]}", refusal[1], action)
+def refused(refusal: Refusal, action: object) -> IllegalAction:
+    """The :class:`IllegalAction` of a check's refusal (core's :data:`Refusal`, shared with
+    Tzolk'in; a check returns ``None`` when it allows the action)."""
+    return core_refused(refusal, action, "Tikal")
 
 
 def push(s: TikalState, frame: TikalFrame) -> None:
@@ -74,20 +71,20 @@ def rm_wants(s: TikalState, seat: int) -> bool:
 RM = "4: Round Management"
 
 
-def statuette_refusal(s: TikalState, seat: int) -> Refusal:
+def statuette_refusal(s: TikalState, seat: int) -> Optional[Refusal]:
     return (RM, "your statuette is already on a turn-order space") if seat in s.next_order else None
 
 
-def ap_token_refusal(s: TikalState, seat: int) -> Refusal:
+def ap_token_refusal(s: TikalState, seat: int) -> Optional[Refusal]:
     return (RM, "one AP token per round") if s.rm_ap[seat] else None
 
 
-def tile_quota_refusal(s: TikalState, seat: int) -> Refusal:
+def tile_quota_refusal(s: TikalState, seat: int) -> Optional[Refusal]:
     each = s.setup_rules["tiles_each"]
     return (RM, f"you already took {each} terrain tile(s) this round") if s.rm_tiles[seat] >= each else None
 
 
-def card_quota_refusal(s: TikalState, seat: int) -> Refusal:
+def card_quota_refusal(s: TikalState, seat: int) -> Optional[Refusal]:
     each = s.setup_rules["cards_each"]
     return (RM, f"you already took {each} action cards this round") if s.rm_cards[seat] >= each else None
 
@@ -115,7 +112,7 @@ def distinct_cards(cards: list[int], table: list) -> list:
     return list({id(a): a for a in map(table.__getitem__, cards)}.values())
 
 
-def rm_refusal(s: TikalState, a: object) -> Refusal:
+def rm_refusal(s: TikalState, a: object) -> Optional[Refusal]:
     """Why Round Management refuses ``a`` (None: it is one of :func:`rm_legal`)."""
     seat = s.turn
     if isinstance(a, TakeStatuette):
@@ -197,7 +194,7 @@ def start_action_phase(s: TikalState) -> None:
 
 
 # ============================================================================ 5. Action phase: a turn
-def pass_refusal(s: TikalState, seat: int) -> Refusal:
+def pass_refusal(s: TikalState, seat: int) -> Optional[Refusal]:
     """Rule 5: pass only with everything on the campsite used: tiles placed, AP token used,
     right cards played or kept."""
     if can_pass(s, seat):
@@ -595,7 +592,7 @@ def camp_actions(s: TikalState, seat: int, acts: list) -> None:
             acts.append(T.camp_action(src, h))
 
 
-def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
+def clear_refusal(s: TikalState, seat: int, h: int, done: int) -> Optional[Refusal]:
     """Rule 6 Clear a Temple Floor: no Guardian, below 10, floor in stock, max 2 per turn,
     one EM there per floor (``done``: floors cleared there this turn)."""
     level = s.level[h]
@@ -620,7 +617,7 @@ def clear_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
             and done < s.C.limits["floors_per_temple"] and s.explorers[i] + s.leaders[i] > done)
 
 
-def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Refusal:
+def unearth_refusal(s: TikalState, seat: int, h: int, done: int) -> Optional[Refusal]:
     """Rule 6 Unearth: tokens left, max 2 per Ruin per turn, one EM per token (A14)."""
     if not s.ruin.get(h):
         return UNEARTH, "that Ruin has no treasure left"
@@ -638,7 +635,7 @@ def unearth_ok(s: TikalState, seat: int, h: int, done: int) -> bool:
             and s.explorers[i] + s.leaders[i] > done)
 
 
-def guardian_refusal(s: TikalState, seat: int, h: int) -> Refusal:
+def guardian_refusal(s: TikalState, seat: int, h: int) -> Optional[Refusal]:
     """Rule 6 Place a Guardian: fewer than 2 of yours out, temple not guarded, majority (A11)."""
     if s.guardians[seat] >= s.C.per_player["max_guardians"]:
         return GUARDIAN, f"you already have {s.C.per_player['max_guardians']} Guardians"
@@ -742,7 +739,7 @@ class ApTurn(TikalFrame):
         return refused(ap_refusal(s, self, a) or ("6: AP actions", "not possible now"), a)
 
 
-def ap_refusal(s: TikalState, f: ApTurn, a: object) -> Refusal:
+def ap_refusal(s: TikalState, f: ApTurn, a: object) -> Optional[Refusal]:
     """Why the AP turn ``f`` refuses the AP action ``a`` (None: it may be bought now)."""
     seat, p, ctx, cost = f.seat, f.points, f.ctx, s.C.ap_costs
     if ctx in ("moves", SCOUT) and not isinstance(a, (Move, Transfer, Deploy, End)):
@@ -811,12 +808,12 @@ def ap_refusal(s: TikalState, f: ApTurn, a: object) -> Refusal:
     return "6: AP actions", "not possible now"
 
 
-def afford(rule: str, what: str, price: int, points: int) -> Refusal:
+def afford(rule: str, what: str, price: int, points: int) -> Optional[Refusal]:
     """Rule 6: an AP action costs its price in AP."""
     return None if points >= price else (rule, f"{what} costs {price} AP; you have {points}")
 
 
-def move_refusal(s: TikalState, seat: int, a: Move, points: int) -> Refusal:
+def move_refusal(s: TikalState, seat: int, a: Move, points: int) -> Optional[Refusal]:
     """Rule 6: to an adjacent hex across at least one Trail Stone, 1 AP per stone (A5)."""
     x, y = s.hex_index(a.from_hex), s.hex_index(a.to_hex)
     if not (s.explorers if a.figure == EXPLORER else s.leaders)[seat * s.H + x]:
@@ -830,7 +827,7 @@ def move_refusal(s: TikalState, seat: int, a: Move, points: int) -> Refusal:
     return None if price <= points else (MOVE, f"crossing costs {price} AP; you have {points}")
 
 
-def camp_refusal(s: TikalState, seat: int, a: Camp, price: int = 0, points: int = 0) -> Refusal:
+def camp_refusal(s: TikalState, seat: int, a: Camp, price: int = 0, points: int = 0) -> Optional[Refusal]:
     """Rule 6 / A20: onto a Clearing without a camp, paying ``price`` AP; from reserve, or
     moving one of yours when both are out (what :func:`camp_actions` offers)."""
     h = s.hex_index(a.hex)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..core.compiling import mypyc_attr
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, refused
 from ..core.frames import SubDecision
 from . import actions as A
 from .actions import END, NOTHING, Do, Pick, Place, PlaceStart
@@ -45,13 +45,13 @@ from .model import (ACT, ACTIONS, CHICHEN_AHEAD, B_EXTRA, B_TIKAL, B_UXMAL, BONU
                     WOOD,
                     WTILES, YAX_SKULL)
 from .rules import (ACTION_COSTS, BCOST, BEG_MAX_CORN, BEGS, BOUGHT, BUILD_MON, CHI, COST_OF, GEAR_DOS, MARKET, MCOST, MIRROR_CORN,
-                    MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Reason,
+                    MSKULL, PAL_CORN, PAL_WOOD, SOLD, TARIFF, UXMAL_TEMPLE_CORN, YAX_GAIN, Refusal,
                     anger_refusal, beg_refusal, block_build_refusal, block_refusal,
                     build_action, do_refusal, harvest_refusal, lowest_free, may_beg,
                     mirror_refusal, monument_refusal, perform_refusal,
                     pick_options, pick_refusal, place_refusal, placement_options,
                     special_case_options, start_space_refusal, step_refusal, tech_refusal,
-                    trade_refusal, uxmal_build_refusal, words, uxmal_price, row_types)
+                    trade_refusal, uxmal_build_refusal, uxmal_price, row_types)
 from .scoring import food_day, refill_display
 from .rules import AT_BASE
 from bisect import insort
@@ -87,19 +87,18 @@ class Frame(SubDecision["TzolkinState"]):
         """The frame's fields for clients (``TzolkinState.decision()``)."""
         return {}
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         """``None`` when ``a`` answers this decision legally, otherwise (rule, reason)."""
         return self.not_now(a)
 
-    def not_now(self, a: Any) -> Reason:
+    def not_now(self, a: Any) -> Refusal:
         """The reason for an action of another kind of decision."""
         if isinstance(a, A.Stop):
             return self.rule, f"this choice cannot be skipped; now: {self.help}"
         return self.rule, f"not now; {self.help}"
 
     def why_illegal(self, s: "TzolkinState", a: Any) -> IllegalAction:
-        rule, message = words(self.refusal(s, a) or self.not_now(a))
-        return IllegalAction(rule, message, a)
+        return refused(self.refusal(s, a) or self.not_now(a), a)
 
 
 # ====================================================================================
@@ -120,7 +119,7 @@ class DraftTiles(Frame):
             return []          # another seat's hidden hand (only in a view)
         return [KEEP[a][b] for i, a in enumerate(hand) for b in hand[i + 1:]]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if not isinstance(a, A.Keep):
             return self.rule, "first keep 2 of your 4 dealt starting tiles"
         if a in self.legal_actions(s):
@@ -143,7 +142,7 @@ class DraftTiles(Frame):
         start_round(s)
 
 
-def worker_refusal(s: "TzolkinState", a: Any, placed: int) -> Optional[Reason]:
+def worker_refusal(s: "TzolkinState", a: Any, placed: int) -> Optional[Refusal]:
     """Placing workers: an available worker, and the space's cost plus the tariff."""
     seat = s.cur
     if s.p[seat][READY] == 0:
@@ -196,7 +195,7 @@ class TurnStart(Frame):
         P = s.p[s.cur]
         return not P[ON_GEARS] and not placement_options(s, s.cur, 0)
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         P = s.p[s.cur]
         if isinstance(a, A.Beg):
             return beg_refusal(P, self.begged, TEMPLES.index(a.temple))
@@ -275,7 +274,7 @@ class PlacingWorkers(Frame):
         out.append(END)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.EndTurn):
             return None
         if isinstance(a, (A.Place, A.PlaceStart)):
@@ -312,7 +311,7 @@ class PickingWorkers(Frame):
         out.append(END)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.EndTurn):
             return None
         if isinstance(a, A.Pick):
@@ -354,7 +353,7 @@ class ChooseAction(Frame):
         out.append(NOTHING)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Nothing):
             return None
         if isinstance(a, A.Do):
@@ -388,7 +387,7 @@ class CalendarSpeed(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         return list(A.ADVANCE)
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         return None if a in A.ADVANCE else self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
@@ -421,7 +420,7 @@ class PalenqueHarvest(Frame):
         P = s.p[s.cur]
         return [A.HARVEST[m] for m in range(3) if harvest_refusal(s, P, self.space, m) is None]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Harvest):
             return harvest_refusal(s, s.p[s.cur], self.space, A.HARVEST.index(a))
         return self.not_now(a)
@@ -458,7 +457,7 @@ class AngerGods(Frame):
         P = s.p[s.cur]
         return [A.ANGER[t] for t in range(3) if anger_refusal(P, t) is None]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Anger):
             return anger_refusal(s.p[s.cur], TEMPLES.index(a.temple))
         return self.not_now(a)
@@ -481,7 +480,7 @@ class TempleStep(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         return [A.TEMPLE[t] for t in range(3) if step_refusal(s, s.cur, t) is None]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Temple):
             return step_refusal(s, s.cur, TEMPLES.index(a.temple))
         return self.not_now(a)
@@ -506,7 +505,7 @@ class TwoTemplesStep(Frame):
         held = [r for r in range(3) if block_refusal(P, r, self.rule) is None]
         return [A.TWO_TEMPLES[(a, b, r)] for a in range(3) for b in range(a + 1, 3) for r in held]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.TwoTemples):
             if TEMPLES.index(a.first) >= TEMPLES.index(a.second):
                 return self.rule, f"name two different temples in the order {', '.join(TEMPLES)}"
@@ -548,7 +547,7 @@ class TechAdvance(Frame):
             out.append(A.STOP)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Tech):
             return tech_refusal(s.p[s.cur], TRACKS.index(a.track)) if self.paid else None
         if isinstance(a, A.Stop) and self.optional:
@@ -588,7 +587,7 @@ class PayBlocks(Frame):
         P = s.p[s.cur]
         return [A.PAY[r] for r in range(3) if block_refusal(P, r, self.rule) is None]
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Pay):
             return block_refusal(s.p[s.cur], RESOURCES.index(a.resource), self.rule)
         return self.not_now(a)
@@ -615,7 +614,7 @@ class TakeBlocks(Frame):
     def legal_actions(self, s: "TzolkinState") -> list[Any]:
         return list(A.TAKE)
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         return None if isinstance(a, A.Take) else self.not_now(a)
 
     def apply(self, s: "TzolkinState", a: Any) -> None:
@@ -654,7 +653,7 @@ class Market(Frame):
         out.append(A.STOP)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Trade):
             return trade_refusal(s.p[s.cur], self.locks, a.direction == "buy", RESOURCES.index(a.resource))
         return None if isinstance(a, A.Stop) else self.not_now(a)
@@ -700,7 +699,7 @@ class MirrorAction(Frame):
             out.append(A.STOP)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Do):
             return mirror_refusal(s, s.cur, a)
         if isinstance(a, A.Stop) and self.optional:
@@ -732,7 +731,7 @@ class TheologyOffer(Frame):
         out.append(A.STOP)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         if isinstance(a, A.Offer):
             return (block_refusal(s.p[s.cur], RESOURCES.index(a.pay), self.rule)
                     or step_refusal(s, s.cur, TEMPLES.index(a.temple)))
@@ -803,7 +802,7 @@ class BuildStep(Frame):
             out.append(A.STOP)
         return out
 
-    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Reason]:
+    def refusal(self, s: "TzolkinState", a: Any) -> Optional[Refusal]:
         P = s.p[s.cur]
         if isinstance(a, A.BuildMonument):
             if not self.monument:

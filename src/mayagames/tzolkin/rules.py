@@ -1,7 +1,7 @@
 """The Tzolk'in legality checks: each decides whether something may be done and, when
 it may not, says why.
 
-Every check returns ``None`` when the thing is allowed and otherwise a :data:`Reason`,
+Every check returns ``None`` when the thing is allowed and otherwise a :data:`Refusal`,
 ``(rule, message)``: the section of the rulebook and the concrete reason in words a
 player understands (what it costs, what the player has, who holds the space). The
 decision frames (:mod:`mayagames.tzolkin.frames`) build their legal-action lists from
@@ -17,7 +17,7 @@ never disagree (``tests/tzolkin/test_explain.py`` checks it over the whole actio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional
 
 from . import actions as A
 from .actions import PLACE
@@ -28,20 +28,15 @@ from .model import (ACT, ACTIONS, CHICHEN_AHEAD, CORN, DUMMY, EMPTY, INSTANCE_TY
                     MIRROR_GEARS, ON_GEARS, READY, SKULL, SPACES, TECH, TECH_COST, TEMPLE,
                     TEMPLE_TOP, UXMAL_DISCOUNT, WAIVE, WOOD, WORKERS)
 from .texts import cost_text as _short_cost
+from ..core.errors import Refusal, refusal_words
 
 if TYPE_CHECKING:
     from .state import TzolkinState
 
-Reason = tuple[str, Union[str, Callable[[], str]]]
-"""Why something is refused: (the rule, the concrete reason). Checks that run while the
-legal actions are listed give the reason as a function that writes it, so that a
-refusal costs no text until a player asks (:func:`words`)."""
-
-
-def words(reason: Reason) -> tuple[str, str]:
-    """(rule, message) of a refusal, the message written out."""
-    rule, message = reason
-    return rule, message if isinstance(message, str) else message()
+# The refusal type is core's, shared with Tikal (issue 25); ``Reason`` is its name here
+# before that, kept for code written against it.
+Reason = Refusal
+words = refusal_words
 
 TARIFF = DATA.tariff
 MARKET = DATA.market
@@ -151,7 +146,7 @@ def can_afford_tech(P: list[int]) -> bool:
     return have >= cheapest_advance(P)
 
 
-def tech_refusal(P: list[int], track: int) -> Optional[Reason]:
+def tech_refusal(P: list[int], track: int) -> Optional[Refusal]:
     """Technologies: an advance (or the bonus at level 3) costs blocks by level."""
     level = P[TECH + track]
     need = TECH_COST[level if level < 3 else 3]
@@ -182,13 +177,13 @@ def can_build_any(s: "TzolkinState", P: list[int], monument: bool) -> bool:
 # ====================================================================================
 # Actions on the gears
 # ====================================================================================
-def perform_refusal(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> Optional[Reason]:
+def perform_refusal(s: "TzolkinState", seat: int, g: int, k: int, corn: int) -> Optional[Refusal]:
     """Why action ``k`` of gear ``g`` cannot be performed with ``corn`` left after paying
     to reach it (an action that could do nothing at all is not offered); ``None`` if it can."""
     return GEAR_CHECKS[g](s, s.p[seat], k, corn)
 
 
-def palenque_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+def palenque_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Refusal]:
     """Palenque: fishing always; fields need a visible Corn Harvest Tile (any with
     Agriculture 2), or for 3-5 a Wood Harvest Tile left."""
     if k == 1 or s.jcorn[k] > s.jwood[k] or IRRIGATION[P[TECH + AGRICULTURE]]:
@@ -199,14 +194,14 @@ def palenque_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Opti
             "no Corn Harvest Tile is visible there (Agriculture 2 would allow it) and no wood is left")
 
 
-def yaxchilan_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+def yaxchilan_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Refusal]:
     """Yaxchilan 4 gives a crystal skull: none left, it gives nothing."""
     if k != 4 or s.skulls > 0:
         return None
     return ACTION_NAMES[YAXCHILAN][k], "no crystal skull is left in the supply"
 
 
-def tikal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+def tikal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Refusal]:
     """Tikal: an advance you can pay for (1, 3), a building (2) or building or monument
     (4) you can pay for, a block to pay for two temple steps (5)."""
     if k == 1 or k == 3:
@@ -224,7 +219,7 @@ def tikal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optiona
     return ACTION_NAMES[TIKAL][k], "you need 1 resource block to pay"
 
 
-def chichen_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+def chichen_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Refusal]:
     """Chichen Itza: a crystal skull to leave, on an empty skull slot."""
     if not P[SKULL]:
         return ACTION_NAMES[CHICHEN][k], "you need a crystal skull to leave on Chichen Itza"
@@ -240,7 +235,7 @@ def action_name(g: int, k: int) -> str:
 
 
 
-def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Reason]:
+def uxmal_refusal(s: "TzolkinState", P: list[int], k: int, corn: int) -> Optional[Refusal]:
     name = action_name(UXMAL, k)
     if k == 1:
         if corn >= UXMAL_TEMPLE_CORN:
@@ -394,7 +389,7 @@ def action_costs(P: list[int], g: int, pos: int) -> list[tuple[int, int]]:
     return list(reach(P, g, pos))
 
 
-def do_refusal(s: "TzolkinState", seat: int, g: int, pos: int, a: A.Do) -> Optional[Reason]:
+def do_refusal(s: "TzolkinState", seat: int, g: int, pos: int, a: A.Do) -> Optional[Refusal]:
     """Picking up workers: the action of a worker picked up from ``pos`` of gear ``g``."""
     P = s.p[seat]
     if a.gear != GEARS[g]:
@@ -409,7 +404,7 @@ def do_refusal(s: "TzolkinState", seat: int, g: int, pos: int, a: A.Do) -> Optio
     return perform_refusal(s, seat, g, a.space, P[CORN] - costs[a.space])
 
 
-def mirror_refusal(s: "TzolkinState", seat: int, a: A.Do) -> Optional[Reason]:
+def mirror_refusal(s: "TzolkinState", seat: int, a: A.Do) -> Optional[Refusal]:
     """Uxmal 5 (and A2-T4): pay 1 corn, then any action 1-5 of Palenque, Yaxchilan, Tikal
     or Uxmal (not the mirror itself)."""
     g = GEARS.index(a.gear)
@@ -425,7 +420,7 @@ def mirror_refusal(s: "TzolkinState", seat: int, a: A.Do) -> Optional[Reason]:
 # ====================================================================================
 # Placing and picking up workers
 # ====================================================================================
-def place_refusal(s: "TzolkinState", seat: int, g: int, placed: int) -> Optional[Reason]:
+def place_refusal(s: "TzolkinState", seat: int, g: int, placed: int) -> Optional[Refusal]:
     """Placement cost: the lowest free space of gear ``g`` plus this worker's tariff
     (:func:`placement_options` makes the same test for every gear at once)."""
     i = lowest_free(s.gears[g], SPACES[g])
@@ -438,7 +433,7 @@ def place_refusal(s: "TzolkinState", seat: int, g: int, placed: int) -> Optional
     return None
 
 
-def start_space_refusal(s: "TzolkinState", seat: int, placed: int) -> Optional[Reason]:
+def start_space_refusal(s: "TzolkinState", seat: int, placed: int) -> Optional[Refusal]:
     """The Starting Player Space: free, and only the tariff is paid."""
     if s.sps != EMPTY:
         return "Starting Player Space", f"it already holds a worker of {who(s.sps)}"
@@ -493,7 +488,7 @@ def may_beg(P: list[int], begged: int) -> bool:
                                                        or P[TEMPLE + 2] > -1)
 
 
-def beg_refusal(P: list[int], begged: int, t: int) -> Optional[Reason]:
+def beg_refusal(P: list[int], begged: int, t: int) -> Optional[Refusal]:
     """Begging for corn: once, at the start of the turn, with 2 corn or less, stepping
     down on a temple where you are above the bottom step."""
     if begged:
@@ -503,14 +498,14 @@ def beg_refusal(P: list[int], begged: int, t: int) -> Optional[Reason]:
     return anger_refusal(P, t)
 
 
-def anger_refusal(P: list[int], t: int) -> Optional[Reason]:
+def anger_refusal(P: list[int], t: int) -> Optional[Refusal]:
     """Angering the gods: one step down on a temple where you are above the bottom."""
     if P[TEMPLE + t] > -1:
         return None
     return "Angering the gods", lambda: f"you are already on the bottom step of {TEMPLES[t]}"
 
 
-def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[Reason]:
+def pick_refusal(s: "TzolkinState", seat: int, g: int, space: int) -> Optional[Refusal]:
     """Picking up workers: only your own, from a space of the gear."""
     if not 0 <= space < SPACES[g]:
         return "Picking up workers", f"{GEARS[g]} has no space {space}"
@@ -575,7 +570,7 @@ def scan_picks(s: "TzolkinState", seat: int) -> list[Any]:
 # ====================================================================================
 # Buildings and monuments
 # ====================================================================================
-def monument_refusal(s: "TzolkinState", P: list[int], m: int) -> Optional[Reason]:
+def monument_refusal(s: "TzolkinState", P: list[int], m: int) -> Optional[Refusal]:
     """Monuments: on offer, paid in blocks and skulls (never reduced by architecture)."""
     if m not in s.monument_row:
         return "Monuments", lambda: f"{DATA.monuments[m].id} is not on offer"
@@ -586,7 +581,7 @@ def monument_refusal(s: "TzolkinState", P: list[int], m: int) -> Optional[Reason
 
 
 def block_build_refusal(P: list[int], t: int, waive: int, arch: bool, waive_ok: bool,
-                        keep_ok: bool, extra: bool) -> Optional[Reason]:
+                        keep_ok: bool, extra: bool) -> Optional[Refusal]:
     """A building paid in blocks (Tikal 2 and 4, A1-T3's extra building). ``waive_ok``:
     Architecture 3 applies (one block of the cost is waived, and must be named);
     ``keep_ok``: the first building of Tikal 4 may leave architecture for the second."""
@@ -613,7 +608,7 @@ def block_build_refusal(P: list[int], t: int, waive: int, arch: bool, waive_ok: 
 
 
 def uxmal_build_refusal(s: "TzolkinState", P: list[int], t: int, waive: int,
-                        arch: bool) -> Optional[Reason]:
+                        arch: bool) -> Optional[Refusal]:
     """Uxmal 4: a building for corn; architecture applies as it is."""
     if waive >= 0 or not arch:
         return "Uxmal 4", "at Uxmal 4 you pay corn; architecture applies as it is (no block to waive)"
@@ -626,7 +621,7 @@ def uxmal_build_refusal(s: "TzolkinState", P: list[int], t: int, waive: int,
 # ====================================================================================
 # Temples, market, blocks
 # ====================================================================================
-def step_refusal(s: "TzolkinState", seat: int, t: int) -> Optional[Reason]:
+def step_refusal(s: "TzolkinState", seat: int, t: int) -> Optional[Refusal]:
     """Temples: a step up is possible unless at the top, or the top is held by another player."""
     if can_step_up(s, seat, t):
         return None
@@ -635,14 +630,14 @@ def step_refusal(s: "TzolkinState", seat: int, t: int) -> Optional[Reason]:
     return "Temples", lambda: f"you cannot climb {TEMPLES[t]}: {held}"
 
 
-def block_refusal(P: list[int], r: int, rule: str) -> Optional[Reason]:
+def block_refusal(P: list[int], r: int, rule: str) -> Optional[Refusal]:
     """A block paid from the player's own supply."""
     if P[WOOD + r]:
         return None
     return rule, lambda: f"you have no {RESOURCES[r]} to pay with"
 
 
-def trade_refusal(P: list[int], locks: int, buy: bool, r: int) -> Optional[Reason]:
+def trade_refusal(P: list[int], locks: int, buy: bool, r: int) -> Optional[Refusal]:
     """Uxmal 2: one exchange at a time; a resource bought in this market is not sold
     back in it (and vice versa), which loses nothing since both go at the same rate."""
     name = RESOURCES[r]
@@ -659,7 +654,7 @@ def trade_refusal(P: list[int], locks: int, buy: bool, r: int) -> Optional[Reaso
     return None
 
 
-def harvest_refusal(s: "TzolkinState", P: list[int], k: int, mode: int) -> Optional[Reason]:
+def harvest_refusal(s: "TzolkinState", P: list[int], k: int, mode: int) -> Optional[Refusal]:
     """Palenque 3-5: corn (a visible Corn Harvest Tile, or any with Agriculture 2), wood
     (a Wood Harvest Tile left), or burning the forest (wood left, and a temple to anger)."""
     if mode == 0:
