@@ -428,3 +428,19 @@ def test_a_forced_choice_that_spends_goods_is_confirmed_and_shown(quick_server, 
         place = found["settles"]["places"][0]
         expect(page.locator(f"#board [data-place='{place}'].settled").first).to_be_attached()
         assert table.state()["move_number"] > state["move_number"]
+
+
+def test_the_trade_prompt_says_where_to_click_at_each_step(quick_server, new_page):
+    """Tikal's Trade Treasures (rule 6) takes first, then gives back: the bar's hint names
+    the other player's museum while taking and the player's own treasures while giving
+    (before, both steps said "click a treasure in another player's museum, then one of
+    yours to give")."""
+    page = new_page()
+    page.goto(f"{quick_server.url}/")
+    prompts = page.evaluate("""async () => {
+      const tikal = await import('/static/games/tikal.js');
+      const at = (step, question) => tikal.prompt({ view: { pending: { kind: 'trade', step, question } },
+        legal: [], catalogue: {} });
+      return [at('take', 'choose the treasures to take'), at('give', 'choose a treasure to give')]; }""")
+    assert prompts == ["Choose the treasures to take: click a treasure in another player's museum.",
+                       "Choose a treasure to give: click one of your treasures to give back."], prompts

@@ -527,7 +527,8 @@ const WHERE = {
   stone: "click a highlighted hex, then choose its side",
   tile: "click a highlighted Jungle hex, then choose the rotation",
   discard: "click one of your kept cards",
-  trade: "click a treasure in another player's museum, then one of yours to give",
+  trade: "click a treasure in another player's museum",
+  trade_give: "click one of your treasures to give back",
   journalist: "click a card on offer",
   ruin_place: "click a highlighted Ruin", temple_base: "click a highlighted Temple",
   dig: "click a highlighted Ruin", clear: "click a highlighted Temple",
@@ -553,7 +554,8 @@ export function prompt(ctx) {
     if (pending.hex) text += ` at ${pending.hex}`;
     const rotating = pending.kind === "tile" && ctx.legal.some((a) => a.kind === "Rotate");
     const where = rotating ? "each button shows the tile turned, with the Trail Stones on its sides"
-      : pending.kind === "stone" && pending.hex ? "choose the side" : WHERE[pending.kind];
+      : pending.kind === "stone" && pending.hex ? "choose the side"
+      : pending.kind === "trade" && pending.step === "give" ? WHERE.trade_give : WHERE[pending.kind];
     if (where) text += `: ${where}`;
     return text + "." + (pending.kind === "ap" ? apCosts(ctx.catalogue) : "");
   }
