@@ -58,14 +58,15 @@ def create_app(database_url: str | None = None, *, db: Database | None = None,
     pass a fake one); ``secure_cookies`` None: Secure when the request came over HTTPS;
     ``metrics_token``: the bearer token of ``/metrics`` (default: MAYAGAMES_METRICS_TOKEN;
     none: no metrics page). See observability.py."""
+    database = db or Database(database_url or DEFAULT_URL)
     limits = limits or ServerLimits.from_env()
-    service = GameService(db or Database(database_url or DEFAULT_URL), bot_delay=bot_delay,
+    service = GameService(database, bot_delay=bot_delay,
                           bot_workers=bot_workers, bot_processes=bot_processes,
                           list_test_games=list_test_games, limits=limits)
-    players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
-                      tick=clock_tick)
     reviews = Reviews(service, review_budget, hint_budgets,
                       is_rated=lambda room: players.meta_of(room).rated)  # no hints in rated games
+    players = Players(service, clock=time_source or time.time, fast_hashes=fast_password_hashes,
+                      tick=clock_tick)
     app = FastAPI(title="mayagames", version="1", lifespan=lifespan, redoc_url=None,
                   summary="Play Tikal Legend and Tzolk'in with people and bots",
                   description="The REST API of the web app (docs/server.md); the table "
