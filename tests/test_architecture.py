@@ -250,3 +250,127 @@ def test_a_refusal_becomes_the_same_illegal_action_in_both_games():
         ("Tikal 6: AP actions", "not enough AP")
     assert str(refused(("Picking up workers", "yours only"), None)) == \
         "illegal action: yours only [Picking up workers]"
+
+
+# --- the server split by concern (issue 25 item 3) ----------------------------------------
+SERVER = SRC / "server"
+LONGEST_FUNCTION = 60  # lines, from ``def`` to the last line of the body
+
+
+def long_functions(root: Path, limit: int = LONGEST_FUNCTION) -> list[str]:
+    """Every function or method under ``root`` longer than ``limit`` lines (signature and
+    body, decorators left out): ``path:line name (N lines)``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > limit:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.name} "
+                                 f"({length} lines)")
+    return found
+
+
+def test_no_server_function_is_over_60_lines():
+    assert long_functions(SERVER) == []
+
+
+def test_the_length_check_sees_a_long_method(tmp_path):
+    body = "".join(f"        x{i} = {i}\n" for i in range(59))
+    (tmp_path / "probe.py").write_text(f"class C:\n    async def long(self):\n{body}"
+                                       "        return 0\n\n    def short(self):\n        pass\n")
+    assert long_functions(tmp_path) == ["probe.py:2 long (61 lines)"]
+
+
+#: which paths each router module of server/routes/ may register: its concern's only
+ROUTE_CONCERNS = {
+    "tables": (r"/api/games(/\{name\}/catalogue)?", r"/api/tables",
+               r"/api/tables/\{table_id\}(/(moves|undo|rematch|replay|record))?"),
+    "accounts": (r"/api/(accounts|login|logout)", r"/api/me(/password)?"),
+    "lobby": (r"/api/me/events", r"/api/quick(/bot)?",
+              r"/api/tables/\{table_id\}/(join|claim|resign|seats/\{seat\}/invite)"),
+    "ratings": (r"/api/ratings/\{game\}", r"/api/players/\{name\}"),
+    "chat": (r"/api/tables/\{table_id\}/chat",),
+    "reviews": (r"/api/tables/\{table_id\}/(review|hints?)",),
+    "health": (r"/api/health",),
+    "socket": (r"/ws/tables/\{table_id\}",),
+    "pages": (r"/(?!api/|ws/).*",),
+}
+
+
+def concerns_of(path: str) -> list[str]:
+    return [name for name, patterns in ROUTE_CONCERNS.items()
+            if any(re.fullmatch(p, path) for p in patterns)]
+
+
+def routes_of(router) -> list:
+    """The routes of a FastAPI app or router, those of included routers too."""
+    found = []
+    for route in router.routes:
+        inner = getattr(route, "original_router", None)  # an included router (FastAPI >= 0.130)
+        found.extend(routes_of(inner) if inner is not None else [route])
+    return found
+
+
+def test_each_router_module_registers_only_its_concerns_paths():
+    from mayagames.server.routes import MODULES
+
+    assert set(MODULES) == set(ROUTE_CONCERNS)
+    for name, module in MODULES.items():
+        paths = [route.path for route in module.router.routes]
+        assert paths, name
+        assert all(concerns_of(path) == [name] for path in paths), \
+            (name, [(p, concerns_of(p)) for p in paths if concerns_of(p) != [name]])
+    assert concerns_of("/api/tables/{table_id}/chat") == ["chat"]  # the check tells them apart
+    assert concerns_of("/api/tables/{table_id}/join") == ["lobby"]
+
+
+#: the routes typed with a response model, and the model's name
+TYPED_ROUTES = {
+    ("GET", "/api/health"): "Health",
+    ("GET", "/api/games"): "Games",
+    ("POST", "/api/accounts"): "AccountAnswer", ("POST", "/api/login"): "AccountAnswer",
+    ("POST", "/api/logout"): "Ok", ("GET", "/api/me"): "Me", ("POST", "/api/me/password"): "Ok",
+    ("POST", "/api/tables"): "TableCreated", ("GET", "/api/tables"): "TableList",
+    ("GET", "/api/tables/{table_id}"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/moves"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/undo"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/rematch"): "Rematch",
+    ("GET", "/api/tables/{table_id}/replay"): "FrameMessage",
+    ("POST", "/api/tables/{table_id}/join"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/claim"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/resign"): "StateMessage",
+    ("POST", "/api/tables/{table_id}/seats/{seat}/invite"): "Invite",
+    ("GET", "/api/quick"): "QuickStatus", ("POST", "/api/quick"): "QuickStatus",
+    ("DELETE", "/api/quick"): "QuickStatus", ("POST", "/api/quick/bot"): "QuickStatus",
+    ("GET", "/api/ratings/{game}"): "Ladder", ("GET", "/api/players/{name}"): "Profile",
+    ("GET", "/api/tables/{table_id}/chat"): "Chat",
+    ("POST", "/api/tables/{table_id}/chat"): "ChatLine",
+}
+
+
+def test_openapi_lists_every_api_route_with_the_typed_answers(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from mayagames.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    client = TestClient(app)  # no lifespan: the document needs no running service
+    answer = client.get("/openapi.json")
+    assert answer.status_code == 200
+    paths = answer.json()["paths"]
+    api = {(method, route.path) for route in routes_of(app.router)
+           if route.path.startswith("/api/") for method in getattr(route, "methods", ())
+           if method != "HEAD"}
+    assert len(api) > 30 and set(TYPED_ROUTES) <= api
+    listed = {(method.upper(), path) for path, ops in paths.items() for method in ops}
+    assert api - listed == set()
+    assert all(path.startswith("/api/") for path in paths)  # pages and sockets are not API
+    for (method, path), model in TYPED_ROUTES.items():
+        responses = paths[path][method.lower()]["responses"]
+        ok = next(code for code in responses if code.startswith("2"))
+        schema = responses[ok]["content"]["application/json"]["schema"]
+        assert schema.get("$ref") == f"#/components/schemas/{model}", (method, path, schema)
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text

@@ -35,9 +35,8 @@ import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Callable, Literal
 
-from fastapi import Depends, FastAPI, Request
 from pydantic import Field
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, delete, select, type_coerce
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -51,7 +50,6 @@ from ..core.game import action_to_dict, fill_names
 from ..core.record import GameRecord
 from ..core.rng import Rng, derive_seed
 from .db import Base, Database, loose_json, now
-from .bearer import bearer_token
 from .rooms import Room, ServerError
 from .schemas import Strict
 
@@ -445,62 +443,3 @@ def hint_sentence(view: Any, action: Any, seed: int) -> str:
     after = world.clone()
     after.apply(action)
     return str(view.info.narrate(world, action, after, None).text)
-
-
-def address_of(request: Request) -> str:
-    """The client's address (as the other routes read it)."""
-    return request.client.host if request.client else "unknown"
-
-
-def add_review_api(app: FastAPI, service: Any, reviews: Reviews,
-                   viewer_seat: Callable[[Room, Request], Awaitable[int | None]] | None = None
-                   ) -> None:
-    """The routes of reviews and hints. Asking for a review or a hint (work for the bot
-    workers) is limited per client address (``rate_analysis``); reading a review's status
-    or the hints used counts as a state request (``rate_state``). ``viewer_seat``: the seat
-    a request speaks for (its token, else its session's account; default: the token's)."""
-    limits = service.limits
-
-    async def seat_of_request(room: Room, request: Request) -> int | None:
-        if viewer_seat is not None:
-            return await viewer_seat(room, request)
-        return await service.seat_of_token(room, bearer_token(request))
-
-    async def room_of(table_id: str) -> Room:
-        return await service.get_room(table_id, fresh=True)  # every instance's writes
-
-    def analysis_request(request: Request) -> None:
-        service.check_rate("analysis", address_of(request), limits.rate_analysis,
-                           "review and hint requests")
-
-    def state_request(request: Request) -> None:
-        service.check_rate("state", address_of(request), limits.rate_state, "state requests")
-
-    @app.post("/api/tables/{table_id}/review", dependencies=[Depends(analysis_request)])
-    async def request_review(room: Room = Depends(room_of)) -> dict[str, Any]:
-        """Queue the review of a finished game (computed once); its status or the review."""
-        return await reviews.request(room)
-
-    @app.get("/api/tables/{table_id}/review", dependencies=[Depends(state_request)])
-    async def get_review(room: Room = Depends(room_of)) -> dict[str, Any]:
-        return await reviews.status(room)
-
-    @app.post("/api/tables/{table_id}/hint", dependencies=[Depends(analysis_request)])
-    async def hint(req: HintRequest, room: Room = Depends(room_of),
-                   token: str | None = Depends(bearer_token)) -> dict[str, Any]:
-        """The medium or hard bot's move for your current decision (unrated games)."""
-        return await reviews.hint(room, await service.seat_of_token(room, token), req)
-
-    @app.get("/api/tables/{table_id}/hints", dependencies=[Depends(state_request)])
-    async def hints(request: Request, room: Room = Depends(room_of)) -> dict[str, Any]:
-        """The hints used at this table: during the game only your own seat's (they may
-        tell its hidden cards), every seat's once it is over (hints used are part of the game)."""
-        return {"hints": await reviews.hints(room, await seat_of_request(room, request))}
-
-    @app.get("/review/{table_id}", include_in_schema=False)
-    async def review_page(table_id: str, request: Request) -> Any:
-        from fastapi.responses import FileResponse
-
-        from ..web import STATIC_DIR
-
-        return FileResponse(STATIC_DIR / "review.html")

@@ -78,6 +78,15 @@ class UndoRequest(Strict):
     move_number: int = Field(ge=0)
 
 
+def describe_validation(errors: Any) -> str:
+    """Pydantic errors as one readable line: ``body.players: Input should be ...``."""
+    parts = []
+    for e in errors:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "request"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
 # --- WebSocket messages (client -> server) ---------------------------------------
 class WsHello(Strict):
     type: Literal["hello"]

@@ -291,15 +291,43 @@ class GameService:
         the rematch of (:class:`~.db.RematchTaken` if another writer was first).
         ``with_tokens=False``: people's seats get no token yet (a rematch hands them out).
         """
+        info, options = self.table_game(req)
+        seats, tokens = self.new_seats(req, with_tokens)
+        if req.seed is not None and not self.limits.allow_fixed_seed:
+            raise ServerError(403, "fixed_seed", "this server draws every table's seed: a seed "
+                              "chosen by a player would tell them the hidden cards and tiles "
+                              "(setting MAYAGAMES_ALLOW_FIXED_SEED)")
+        stored = StoredTable(
+            id=secrets.token_urlsafe(6), game=info.name, engine_version=info.version,
+            num_players=req.players,
+            seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
+            options=options, seats=seats, seed_fixed=req.seed is not None)
+        try:
+            room = Room.from_stored(stored, self.limits)
+        except MayaGamesError as exc:
+            raise ServerError(400, "bad_table", str(exc)) from exc
+        stored.to_move = room.state.current_player
+        await self.store_new_table(room, prepare, rematch_of)
+        return room, tokens
+
+    @staticmethod
+    def table_game(req: CreateTable) -> tuple[GameInfo, dict[str, Any]]:
+        """The game of a new table and its resolved options (400 ``bad_table`` if the game,
+        its player count or an option is not one this server offers)."""
         try:
             info = get_game(req.game)
             info.check_players(req.players)
-            options = info.resolve_options(req.options)
+            return info, info.resolve_options(req.options)
         except MayaGamesError as exc:
             raise ServerError(400, "bad_table", str(exc)) from exc
         except ImportError as exc:
             raise ServerError(400, "bad_table", f"the game {req.game!r} is not installed "
                               f"in this server ({exc})") from exc
+
+    def new_seats(self, req: CreateTable, with_tokens: bool
+                  ) -> tuple[list[StoredSeat], list[str | None]]:
+        """The seats of a new table and each one's token (None: a bot's seat, or no token
+        yet); a bot spec over the server's limits is refused (limits.check_bot_spec)."""
         specs = req.seats or [None] * req.players
         seats, tokens = [], []
         for i, spec in enumerate(specs):
@@ -315,20 +343,13 @@ class GameService:
             token = secrets.token_urlsafe(24) if agent == HUMAN and with_tokens else None
             tokens.append(token)
             seats.append(StoredSeat(name, agent, hash_token(token) if token else None))
-        if req.seed is not None and not self.limits.allow_fixed_seed:
-            raise ServerError(403, "fixed_seed", "this server draws every table's seed: a seed "
-                              "chosen by a player would tell them the hidden cards and tiles "
-                              "(setting MAYAGAMES_ALLOW_FIXED_SEED)")
-        stored = StoredTable(
-            id=secrets.token_urlsafe(6), game=info.name, engine_version=info.version,
-            num_players=req.players,
-            seed=req.seed if req.seed is not None else secrets.randbelow(2**62),
-            options=options, seats=seats, seed_fixed=req.seed is not None)
-        try:
-            room = Room.from_stored(stored, self.limits)
-        except MayaGamesError as exc:
-            raise ServerError(400, "bad_table", str(exc)) from exc
-        stored.to_move = room.state.current_player
+        return seats, tokens
+
+    async def store_new_table(self, room: Room, prepare: Prepare | None,
+                              rematch_of: str | None) -> None:
+        """Store a new table with the writes ``prepare`` adds (one transaction), then keep
+        it in memory and start its bots."""
+        stored = room.stored
         extension = await prepare(room) if prepare is not None else None
         writes = [extension.write] if extension is not None else []
         bumped = await self.in_db(self.db.insert_table, stored, rematch_of, writes)
@@ -341,7 +362,6 @@ class GameService:
         self.start_bots(room)
         if len(self.rooms) > self.limits.max_tables_in_memory:
             self.evict(time.monotonic())
-        return room, tokens
 
     async def rematch(self, room: Room, seat: int, prepare: Prepare | None = None,
                       hand_out: bool = True) -> tuple[Room, str | None, bool]:
@@ -671,14 +691,7 @@ class GameService:
         # only moves were added (no undo) iff the version grew by the number of new moves
         if version - room.version == appended >= 0 and \
                 [n for n, _, _ in added[:appended]] == list(range(room.move_number + 1, count + 1)):
-            try:
-                for _, text, seat in added[:appended]:
-                    after, entry = room.stored_move(text, seat)
-                    room.commit(after, entry)
-            except MayaGamesError as exc:
-                log.error("table %s: stored moves do not replay: %s", room.id, exc)
-                raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
-                                  f"{exc}") from exc
+            self.replay_stored(room, [(text, seat) for _, text, seat in added[:appended]])
             room.version = version
             self.broadcast(room)
             return True
@@ -691,31 +704,47 @@ class GameService:
         room.rematch = room.rematch or stored.rematch
         for hook in self.on_change:
             await hook(room)
+        self.adopt_moves(room, stored)
+        self.broadcast(room)
+        return True
+
+    def replay_stored(self, room: Room, moves: list[tuple[str, int]]) -> None:
+        """Apply moves stored by another instance (text, seat), checked as a replay checks
+        them; a move that does not replay is a broken table (500)."""
+        try:
+            for text, seat in moves:
+                after, entry = room.stored_move(text, seat)
+                room.commit(after, entry)
+        except MayaGamesError as exc:
+            log.error("table %s: stored moves do not replay: %s", room.id, exc)
+            raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
+                              f"{exc}") from exc
+
+    def adopt_moves(self, room: Room, stored: StoredTable) -> None:
+        """Make ``room``'s moves the stored ones: those after the moves both share are
+        applied, or, if the stored moves no longer start with the room's (an undo
+        elsewhere), the room is rebuilt from the stored record."""
         moves = [text for text, _ in stored.moves]
         common = 0
         for mine, theirs in zip(room.moves, moves):
             if mine != theirs:
                 break
             common += 1
+        if common == len(room.moves):
+            self.replay_stored(room, stored.moves[common:])
+            room.version = stored.version
+            return
+        for sub in room.subscribers:  # their log differs from move common + 1 on
+            sub.known = min(sub.known, common)
         try:
-            if common < len(room.moves):
-                for sub in room.subscribers:  # their log differs from move common + 1 on
-                    sub.known = min(sub.known, common)
-                state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common],
-                                           stored.told)
-                room.replace(state, log_, stored.version)
-                self.drop_checkpoints(room.id, common)
-            else:
-                for text, seat in stored.moves[common:]:
-                    after, entry = room.stored_move(text, seat)
-                    room.commit(after, entry)
-                room.version = stored.version
+            state, log_ = replay_moves(room.info, room.stored, moves, room.log[:common],
+                                       stored.told)
+            room.replace(state, log_, stored.version)
+            self.drop_checkpoints(room.id, common)
         except MayaGamesError as exc:
             log.error("table %s: stored moves do not replay: %s", room.id, exc)
             raise ServerError(500, "broken_table", f"table {room.id} cannot be resumed: "
                               f"{exc}") from exc
-        self.broadcast(room)
-        return True
 
     def on_notify(self, payload: dict[str, Any]) -> None:
         """A write of some instance (this one's too) was committed (:mod:`.notify`)."""
