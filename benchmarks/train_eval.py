@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", default=str(L.WEIGHTS_FILE))
     p.add_argument("--every", type=int, default=2, help="use every N-th position of a game")
     p.add_argument("--lambdas", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
-    p.add_argument("--target", choices=("final", "relative"), default="final",
+    p.add_argument("--target", choices=("final", "relative"), default="relative",
                    help="fit each seat's final score, or its score against the table's mean")
     p.add_argument("--fit-only", action="store_true")
     p.add_argument("--play-only", action="store_true")
