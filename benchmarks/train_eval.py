@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/train_eval.py --games 2400 --minutes 25 --jobs 2 --seed 2100
 
-1. **Data** (resumable): self-play games of the ``medium`` bot (a share of the seats with
+1. **Data** (resumable): self-play games of the v2 ``medium`` bot (a share of the seats with
    ``epsilon`` random sensible moves, for diversity), 2 players in 3 games of 5, 3 and 4 players
    in one each. Each game is one JSON line of ``--data`` (default ``runs/train_eval/games.jsonl``)
    as soon as it ends: its seed, seats, every decision as an index into the legal actions,
@@ -39,6 +39,7 @@ from mayagames.tzolkin import learned as L
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = (2, 2, 2, 3, 4)  # by game index modulo 5
+SELF_PLAY = "heuristic:sensible=1,eval=v2"  # the medium level of the v2 estimate (issue 21)
 NOISY = 0.3  # share of the seats that play with epsilon
 EPSILON = 0.1
 
@@ -47,9 +48,7 @@ def seats_of(index: int, seed: int, spec: str) -> list[str]:
     """The specs of a game's seats (drawn from the game's seed)."""
     rng = Rng(seed * 7 + 1)
     players = PLAYERS[index % len(PLAYERS)]
-    noisy = spec.replace("medium", "heuristic:sensible=1,eval=v2") + f",epsilon={EPSILON}"
-    if noisy.startswith("heuristic,"):
-        noisy = noisy.replace("heuristic,", "heuristic:", 1)
+    noisy = spec + ("," if ":" in spec else ":") + f"epsilon={EPSILON}"
     return [noisy if rng.random() < NOISY else spec for _ in range(players)]
 
 
@@ -270,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=2100, help="game i has seed SEED + i")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--minutes", type=float, default=0, help="stop the games after this long (0: no limit)")
-    p.add_argument("--spec", default="medium", help="the self-play bot")
+    p.add_argument("--spec", default=SELF_PLAY, help="the self-play bot (a heuristic spec)")
     p.add_argument("--data", default=str(ROOT / "runs" / "train_eval" / "games.jsonl"))
     p.add_argument("--out", default=str(L.WEIGHTS_FILE))
     p.add_argument("--every", type=int, default=2, help="use every N-th position of a game")
