@@ -11,9 +11,11 @@
    so new features need no new games.
 2. **Fit**: every ``--every``-th position of each game (both seats' sides of it), the
    features of :mod:`mayagames.tzolkin.learned` and the target *final score minus the v2
-   estimate*; ridge regression (NumPy) per era (Food Days held), its strength chosen on the
-   held-out games (every 5th game); the weights, with the seed, data size, date and the
-   held-out figures, are written to ``--out`` (default: the shipped
+   estimate*, both less the table's mean (``--target relative``, the default: margins are
+   what a bot compares); ridge regression (NumPy) per era (Food Days held), its strength
+   chosen on the held-out games (every 5th block of 5 games; the strongest shrinkage within
+   0.001 of the best R2); the weights, with the seed, data size, date and the held-out
+   figures, are written to ``--out`` (default: the shipped
    ``src/mayagames/tzolkin/data/eval_learned.json``).
 
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
@@ -42,6 +44,7 @@ PLAYERS = (2, 2, 2, 3, 4)  # by game index modulo 5
 SELF_PLAY = "heuristic:sensible=1,eval=v2"  # the medium level of the v2 estimate (issue 21)
 NOISY = 0.3  # share of the seats that play with epsilon
 EPSILON = 0.1
+TOLERANCE = 0.001  # held-out R2 differences this small do not choose a weaker shrinkage
 
 
 def seats_of(index: int, seed: int, spec: str) -> list[str]:
@@ -187,7 +190,7 @@ def fit(args: argparse.Namespace) -> None:
         raise SystemExit(f"no games in {args.data}: run without --fit-only first")
     d = build(games, args.every)
     X, y, eras = d["X"], d["y"], d["era"]
-    held = d["game"] % 5 == 0
+    held = d["game"] // 5 % 5 == 0  # every 5th block of 5 games (2, 2, 2, 3 and 4 players)
     Xfit, yfit = X, y
     if args.target == "relative":  # each seat against the table's mean: what margins compare
         Xfit, yfit = centred(X, d), centred(y, d)
@@ -197,7 +200,7 @@ def fit(args: argparse.Namespace) -> None:
     final = y + v2
     print(f"{len(games)} games, {len(y)} seat positions ({held.sum()} held out), "
           f"built in {time.time() - started:.0f} s", flush=True)
-    best: tuple[float, float] | None = None
+    scores: dict[float, float] = {}
     for lam in args.lambdas:
         pred = np.zeros(len(y))
         for e in range(L.ERAS):
@@ -211,10 +214,10 @@ def fit(args: argparse.Namespace) -> None:
               f"of the score against the table's mean {relative:.4f}", flush=True)
         if args.target == "relative":
             score = relative
-        if best is None or score > best[1]:
-            best = (lam, score)
-    assert best is not None
-    lam = best[0]
+        scores[lam] = score
+    # the strongest shrinkage (towards v2) within TOLERANCE of the best held-out figure
+    top = max(scores.values())
+    lam = max(lam for lam, score in scores.items() if score >= top - TOLERANCE)
     # held-out figures with the chosen strength, by era, against v2; then the fit on all games
     pred = np.zeros(len(y))
     for e in range(L.ERAS):
@@ -229,11 +232,14 @@ def fit(args: argparse.Namespace) -> None:
     figures["r2_relative_v2"] = round(r2(centred(v2, d)[held], centred(final, d)[held]), 4)
     figures["r2_relative_learned"] = round(r2(centred(learned, d)[held], centred(final, d)[held]), 4)
     figures["by_era"] = []
+    rel_v2, rel_learned, rel_final = centred(v2, d), centred(learned, d), centred(final, d)
     for e in range(L.ERAS):
         m = held & (eras == e)
         figures["by_era"].append({"era": e, "positions": int(m.sum()),
-                                  "r2_v2": round(r2(v2[m], final[m]), 4),
-                                  "r2_learned": round(r2(learned[m], final[m]), 4)})
+                                  "r2_final_v2": round(r2(v2[m], final[m]), 4),
+                                  "r2_final_learned": round(r2(learned[m], final[m]), 4),
+                                  "r2_relative_v2": round(r2(rel_v2[m], rel_final[m]), 4),
+                                  "r2_relative_learned": round(r2(rel_learned[m], rel_final[m]), 4)})
     # 2 players: the margin (own minus the other's), what the greedy bot compares
     two = held & (d["players"] == 2)
     idx = np.nonzero(two)[0]  # seat 0 then seat 1 of each position, in order
