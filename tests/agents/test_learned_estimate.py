@@ -49,7 +49,8 @@ def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path):
     with pytest.raises(L.LearnedWeightsError, match="cannot read"):
         L.load_weights(tmp_path / "absent.json")
     renamed = dict(good, features=["rice" if f == "corn" else f for f in good["features"]])
-    with pytest.raises(L.LearnedWeightsError, match=r"other features \(missing \['corn'\], unknown \['rice'\]\).*train_eval"):
+    refused = r"other features \(missing \['corn'\], unknown \['rice'\]\).*train_eval"
+    with pytest.raises(L.LearnedWeightsError, match=refused):
         L.load_weights(write(tmp_path, renamed))
     short = dict(good, eras=good["eras"][:3])
     with pytest.raises(L.LearnedWeightsError, match="'eras' must list 4"):
