@@ -19,7 +19,9 @@
    ``src/mayagames/tzolkin/data/eval_learned.json``).
 
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
-(a second generation: ``heuristic:sensible=1,eval=learned``).
+(a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
+runs/train_eval/gen2.jsonl``); several ``--data`` files are fitted together (their seeds
+must differ).
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def read_games(path: Path) -> list[dict[str, Any]]:
 
 
 def generate(args: argparse.Namespace) -> None:
-    data = Path(args.data)
+    data = Path(args.data[0])
     data.parent.mkdir(parents=True, exist_ok=True)
     done = {g["index"] for g in read_games(data)}
     tasks = [(i, args.seed + i, args.spec) for i in range(args.games) if i not in done]
@@ -135,17 +137,18 @@ def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list
 
 def build(games: list[dict[str, Any]], every: int) -> dict[str, Any]:
     import numpy as np
-    X, y, eras, group, players, step = [], [], [], [], [], []
+    X, y, eras, group, players, step, seeds = [], [], [], [], [], [], []
     for g in games:
         gx, gy, ge, keys = positions(g, every)
         X += gx
         y += gy
         eras += ge
         group += [g["index"]] * len(gy)
+        seeds += [g["seed"]] * len(gy)
         players += [len(g["seats"])] * len(gy)
         step += [k[0] for k in keys]
     return {"X": np.array(X), "y": np.array(y), "era": np.array(eras), "game": np.array(group),
-            "players": np.array(players), "step": np.array(step)}
+            "players": np.array(players), "step": np.array(step), "seed": np.array(seeds)}
 
 
 def ridge(X: Any, y: Any, lam: float) -> Any:
@@ -167,7 +170,7 @@ def ridge(X: Any, y: Any, lam: float) -> Any:
 def centred(a: Any, d: dict[str, Any]) -> Any:
     """``a`` (rows of seat positions) less the mean of the rows of the same position."""
     import numpy as np
-    key = d["game"].astype(np.int64) * 100_000 + d["step"]
+    key = d["seed"].astype(np.int64) * 100_000 + d["step"]  # a position: its game's seed, its step
     _, group = np.unique(key, return_inverse=True)
     count = np.bincount(group).astype(float)
     if a.ndim == 1:
@@ -185,7 +188,9 @@ def r2(pred: Any, truth: Any) -> float:
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
     started = time.time()
-    games = sorted(read_games(Path(args.data)), key=lambda g: g["index"])
+    games = sorted((g for path in args.data for g in read_games(Path(path))), key=lambda g: g["seed"])
+    if len({g["seed"] for g in games}) < len(games):
+        raise SystemExit("the data files share game seeds: give each run its own --seed")
     if not games:
         raise SystemExit(f"no games in {args.data}: run without --fit-only first")
     d = build(games, args.every)
@@ -225,7 +230,7 @@ def fit(args: argparse.Namespace) -> None:
         test = (eras == e) & held
         pred[test] = X[test] @ ridge(Xfit[train], yfit[train], lam)
     learned = v2 + pred
-    figures: dict[str, Any] = {"lambda": lam, "held_out_games": int(len(set(d["game"][held]))),
+    figures: dict[str, Any] = {"lambda": lam, "held_out_games": int(len(set(d["seed"][held]))),
                                "held_out_positions": int(held.sum())}
     figures["r2_final_v2"] = round(r2(v2[held], final[held]), 4)
     figures["r2_final_learned"] = round(r2(learned[held], final[held]), 4)
@@ -276,7 +281,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--minutes", type=float, default=0, help="stop the games after this long (0: no limit)")
     p.add_argument("--spec", default=SELF_PLAY, help="the self-play bot (a heuristic spec)")
-    p.add_argument("--data", default=str(ROOT / "runs" / "train_eval" / "games.jsonl"))
+    p.add_argument("--data", nargs="+", default=[str(ROOT / "runs" / "train_eval" / "games.jsonl")],
+                   help="games file (the first one is played into; the fit reads all)")
     p.add_argument("--out", default=str(L.WEIGHTS_FILE))
     p.add_argument("--every", type=int, default=2, help="use every N-th position of a game")
     p.add_argument("--lambdas", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
