@@ -14,7 +14,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
   many of its own consecutive decisions it looks through (default: the game's),
   ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
-  of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, and ``v2``);
+  of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, ``v2`` and
+  ``learned``);
 * ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME]``:
   information-set MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of
   sampling one per iteration; ``sensible=1`` searches only the game's sensible root moves;
@@ -61,7 +62,7 @@ LEVELS: dict[str, tuple[str, str]] = {
              "greedy bot with noise: often fine, sometimes careless, never reckless "
              "(careless moves are near-best ones; the game's sensible-move rules: "
              "Tzolk'in keeps corn for its workers and builds)"),
-    "medium": ("heuristic:sensible=1,eval=v2", "greedy bot: the best move by the score estimate "
+    "medium": ("heuristic:sensible=1,eval=learned", "greedy bot: the best move by the score estimate "
                "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
                "workers)"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),

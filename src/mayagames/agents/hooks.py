@@ -37,8 +37,8 @@ def running_scores(state: State) -> list[float]:
 def estimator(info: GameInfo, variant: str | None = None) -> Estimator:
     """The game's ``estimate_scores`` (or the running scores as a fallback); with
     ``variant``, the estimate of that name in ``plugin.estimate_variants`` (Tzolk'in: ``v1``,
-    its default, and ``v2``). A game that names no estimate has one, used for every name
-    (so a level such as ``medium`` = ``heuristic:...,eval=v2`` plays every game); a game
+    its default, ``v2`` and ``learned``). A game that names no estimate has one, used for
+    every name (so a level such as ``medium`` = ``heuristic:...,eval=learned`` plays every game); a game
     that names some refuses another name (``ValueError`` naming the known ones)."""
     variants = info.plugin.estimate_variants
     if variant and variants:

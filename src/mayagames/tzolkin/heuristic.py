@@ -340,12 +340,13 @@ def estimate_scores(state: Any) -> list[float]:
     return out
 
 
-# --- the estimate v2 of issue 21 (``eval=v2``, the ``medium`` level's) -----------------------
+# --- the estimate v2 of issue 21 (``eval=v2``; the ``medium`` level's until the learned one) ---
 # v1 (``estimate_scores``, named ``v1``: the game's default, used by MCTS, reviews and hints)
 # corrected where the audit (benchmarks/bench_audit.py) found v1's greedy bots losing points:
 # they starved (9 unfed workers a game: v1 weighs a shortfall at a Food Day more than a week
 # away by half and ignores the Food Day after it, so the corn came too late). In MCTS's
 # rollout cut-offs v2 gained nothing measurable (docs/bots.md), so the default stays v1.
+# The learned estimate (``learned.py``, ``eval=learned``, now ``medium``'s) is v2 plus a fitted correction.
 V2 = {
     "hunger_far": 1.0,        # weight of the next Food Day's shortfall whatever its distance
     "hunger_next": 0.6,       # weight of the shortfall at the Food Day after it

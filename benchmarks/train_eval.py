@@ -1,0 +1,301 @@
+"""Fit the learned Tzolk'in estimate (issue 21, ``eval=learned``) from self-play: one command.
+
+    .venv/bin/python benchmarks/train_eval.py --games 2400 --minutes 25 --jobs 2 --seed 2100
+
+1. **Data** (resumable): self-play games of the v2 ``medium`` bot (a share of the seats with
+   ``epsilon`` random sensible moves, for diversity), 2 players in 3 games of 5, 3 and 4 players
+   in one each. Each game is one JSON line of ``--data`` (default ``runs/train_eval/games.jsonl``)
+   as soon as it ends: its seed, seats, every decision as an index into the legal actions,
+   and the final scores. A rerun plays only the games not yet there (so ``--minutes`` may cut
+   a run short and the next run goes on); the positions are rebuilt by replaying the moves,
+   so new features need no new games.
+2. **Fit**: every ``--every``-th position of each game (both seats' sides of it), the
+   features of :mod:`mayagames.tzolkin.learned` and the target *final score minus the v2
+   estimate*, both less the table's mean (``--target relative``, the default: margins are
+   what a bot compares); ridge regression (NumPy) per era (Food Days held), its strength
+   chosen on the held-out games (every 5th block of 5 games; the strongest shrinkage within
+   0.001 of the best R2); the weights, with the seed, data size, date and the held-out
+   figures, are written to ``--out`` (default: the shipped
+   ``src/mayagames/tzolkin/data/eval_learned.json``).
+
+``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
+(a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
+runs/train_eval/gen2.jsonl``); several ``--data`` files are fitted together (their seeds
+must differ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mayagames.agents import make_agent
+from mayagames.core import Rng, new_game
+from mayagames.tzolkin import heuristic as H
+from mayagames.tzolkin import learned as L
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = (2, 2, 2, 3, 4)  # by game index modulo 5
+SELF_PLAY = "heuristic:sensible=1,eval=v2"  # the medium level of the v2 estimate (issue 21)
+NOISY = 0.3  # share of the seats that play with epsilon
+EPSILON = 0.1
+TOLERANCE = 0.001  # held-out R2 differences this small do not choose a weaker shrinkage
+
+
+def seats_of(index: int, seed: int, spec: str) -> list[str]:
+    """The specs of a game's seats (drawn from the game's seed)."""
+    rng = Rng(seed * 7 + 1)
+    players = PLAYERS[index % len(PLAYERS)]
+    noisy = spec + ("," if ":" in spec else ":") + f"epsilon={EPSILON}"
+    return [noisy if rng.random() < NOISY else spec for _ in range(players)]
+
+
+def play_game(task: tuple[int, int, str]) -> dict[str, Any]:
+    """One self-play game: its seats, the index of every decision, the final scores."""
+    index, seed, spec = task
+    seats = seats_of(index, seed, spec)
+    s = new_game("tzolkin", len(seats), seed=seed)
+    agents = [make_agent(a, seed * 10 + i) for i, a in enumerate(seats)]
+    moves: list[int] = []
+    started = time.process_time()
+    while not s.is_terminal:
+        legal = s.legal_actions()
+        cur = s.current_player
+        if len(legal) == 1:
+            moves.append(0)
+            s.apply(legal[0])
+            continue
+        action = agents[cur].act(s.view(cur), legal)
+        moves.append(legal.index(action))
+        s.apply(action)
+    return {"index": index, "seed": seed, "seats": seats, "moves": moves,
+            "scores": s.scores(), "cpu": round(time.process_time() - started, 2)}
+
+
+def read_games(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:  # a line cut by a stopped run
+            pass
+    return out
+
+
+def generate(args: argparse.Namespace) -> None:
+    data = Path(args.data[0])
+    data.parent.mkdir(parents=True, exist_ok=True)
+    done = {g["index"] for g in read_games(data)}
+    tasks = [(i, args.seed + i, args.spec) for i in range(args.games) if i not in done]
+    print(f"{len(done)} games in {data}, {len(tasks)} to play (jobs {args.jobs})", flush=True)
+    deadline = time.time() + args.minutes * 60 if args.minutes else None
+    count = 0
+    with multiprocessing.Pool(args.jobs) as pool, data.open("a") as out:
+        for game in pool.imap_unordered(play_game, tasks):
+            out.write(json.dumps(game) + "\n")
+            out.flush()
+            count += 1
+            if count % 100 == 0:
+                print(f"  {count} games", flush=True)
+            if deadline and time.time() > deadline:
+                print(f"--minutes {args.minutes}: stopped after {count} new games", flush=True)
+                pool.terminate()
+                break
+
+
+def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list[float], list[int],
+                                                       list[tuple[int, int]]]:
+    """Replay a game: every ``every``-th position's seat features, target (final minus v2),
+    era, and (position number, seat)."""
+    seats = game["seats"]
+    s = new_game("tzolkin", len(seats), seed=game["seed"])
+    X, y, eras, keys = [], [], [], []
+    final = game["scores"]
+    for step, move in enumerate(game["moves"]):
+        if step % every == 0 and s.phase != H.OVER:
+            rows, base = L.features_of(s)
+            e = L.era(s)
+            for seat, (x, v2) in enumerate(zip(rows, base)):
+                X.append(x)
+                y.append(final[seat] - v2)
+                eras.append(e)
+                keys.append((step, seat))
+        s.apply(s.legal_actions()[move])
+    if s.scores() != final:
+        raise SystemExit(f"game {game['index']}: the replay does not reach the recorded scores")
+    return X, y, eras, keys
+
+
+def build(games: list[dict[str, Any]], every: int) -> dict[str, Any]:
+    import numpy as np
+    X, y, eras, group, players, step, seeds = [], [], [], [], [], [], []
+    for g in games:
+        gx, gy, ge, keys = positions(g, every)
+        X += gx
+        y += gy
+        eras += ge
+        group += [g["index"]] * len(gy)
+        seeds += [g["seed"]] * len(gy)
+        players += [len(g["seats"])] * len(gy)
+        step += [k[0] for k in keys]
+    return {"X": np.array(X), "y": np.array(y), "era": np.array(eras), "game": np.array(group),
+            "players": np.array(players), "step": np.array(step), "seed": np.array(seeds)}
+
+
+def ridge(X: Any, y: Any, lam: float) -> Any:
+    """Ridge regression on standardized columns (the bias column, first, not penalized)."""
+    import numpy as np
+    mu = X[:, 1:].mean(axis=0)
+    sd = X[:, 1:].std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    Z = np.hstack([np.ones((len(X), 1)), (X[:, 1:] - mu) / sd])
+    penalty = lam * len(X) * np.eye(Z.shape[1])
+    penalty[0, 0] = 0.0
+    beta = np.linalg.solve(Z.T @ Z + penalty, Z.T @ y)
+    w = np.empty_like(beta)
+    w[1:] = beta[1:] / sd
+    w[0] = beta[0] - (beta[1:] * mu / sd).sum()
+    return w
+
+
+def centred(a: Any, d: dict[str, Any]) -> Any:
+    """``a`` (rows of seat positions) less the mean of the rows of the same position."""
+    import numpy as np
+    key = d["seed"].astype(np.int64) * 100_000 + d["step"]  # a position: its game's seed, its step
+    _, group = np.unique(key, return_inverse=True)
+    count = np.bincount(group).astype(float)
+    if a.ndim == 1:
+        return a - (np.bincount(group, weights=a) / count)[group]
+    sums = np.zeros((len(count), a.shape[1]))
+    np.add.at(sums, group, a)
+    return a - (sums / count[:, None])[group]
+
+
+def r2(pred: Any, truth: Any) -> float:
+    import numpy as np
+    return float(1 - ((truth - pred) ** 2).sum() / ((truth - truth.mean()) ** 2).sum())
+
+
+def fit(args: argparse.Namespace) -> None:
+    import numpy as np
+    started = time.time()
+    games = sorted((g for path in args.data for g in read_games(Path(path))), key=lambda g: g["seed"])
+    if len({g["seed"] for g in games}) < len(games):
+        raise SystemExit("the data files share game seeds: give each run its own --seed")
+    if not games:
+        raise SystemExit(f"no games in {args.data}: run without --fit-only first")
+    d = build(games, args.every)
+    X, y, eras = d["X"], d["y"], d["era"]
+    held = d["game"] // 5 % 5 == 0  # every 5th block of 5 games (2, 2, 2, 3 and 4 players)
+    Xfit, yfit = X, y
+    if args.target == "relative":  # each seat against the table's mean: what margins compare
+        Xfit, yfit = centred(X, d), centred(y, d)
+    # the v2 estimate (the sum of its parts) and the true final score, for the held-out figures
+    parts = [L.FEATURES.index(p) for p in L.PARTS]
+    v2 = X[:, parts].sum(axis=1)
+    final = y + v2
+    print(f"{len(games)} games, {len(y)} seat positions ({held.sum()} held out), "
+          f"built in {time.time() - started:.0f} s", flush=True)
+    scores: dict[float, float] = {}
+    for lam in args.lambdas:
+        pred = np.zeros(len(y))
+        for e in range(L.ERAS):
+            train = (eras == e) & ~held
+            test = (eras == e) & held
+            w = ridge(Xfit[train], yfit[train], lam)
+            pred[test] = X[test] @ w
+        score = r2(v2[held] + pred[held], final[held])
+        relative = r2(centred(v2 + pred, d)[held], centred(final, d)[held])
+        print(f"  lambda {lam:g}: held-out R2 of the final score {score:.4f}, "
+              f"of the score against the table's mean {relative:.4f}", flush=True)
+        if args.target == "relative":
+            score = relative
+        scores[lam] = score
+    # the strongest shrinkage (towards v2) within TOLERANCE of the best held-out figure
+    top = max(scores.values())
+    lam = max(lam for lam, score in scores.items() if score >= top - TOLERANCE)
+    # held-out figures with the chosen strength, by era, against v2; then the fit on all games
+    pred = np.zeros(len(y))
+    for e in range(L.ERAS):
+        train = (eras == e) & ~held
+        test = (eras == e) & held
+        pred[test] = X[test] @ ridge(Xfit[train], yfit[train], lam)
+    learned = v2 + pred
+    figures: dict[str, Any] = {"lambda": lam, "held_out_games": int(len(set(d["seed"][held]))),
+                               "held_out_positions": int(held.sum())}
+    figures["r2_final_v2"] = round(r2(v2[held], final[held]), 4)
+    figures["r2_final_learned"] = round(r2(learned[held], final[held]), 4)
+    figures["r2_relative_v2"] = round(r2(centred(v2, d)[held], centred(final, d)[held]), 4)
+    figures["r2_relative_learned"] = round(r2(centred(learned, d)[held], centred(final, d)[held]), 4)
+    figures["by_era"] = []
+    rel_v2, rel_learned, rel_final = centred(v2, d), centred(learned, d), centred(final, d)
+    for e in range(L.ERAS):
+        m = held & (eras == e)
+        figures["by_era"].append({"era": e, "positions": int(m.sum()),
+                                  "r2_final_v2": round(r2(v2[m], final[m]), 4),
+                                  "r2_final_learned": round(r2(learned[m], final[m]), 4),
+                                  "r2_relative_v2": round(r2(rel_v2[m], rel_final[m]), 4),
+                                  "r2_relative_learned": round(r2(rel_learned[m], rel_final[m]), 4)})
+    # 2 players: the margin (own minus the other's), what the greedy bot compares
+    two = held & (d["players"] == 2)
+    idx = np.nonzero(two)[0]  # seat 0 then seat 1 of each position, in order
+    a, b = idx[0::2], idx[1::2]
+    if len(a) and len(a) == len(b):
+        true_m = final[a] - final[b]
+        figures["r2_margin_2p_v2"] = round(r2(v2[a] - v2[b], true_m), 4)
+        figures["r2_margin_2p_learned"] = round(r2(learned[a] - learned[b], true_m), 4)
+        figures["sign_agreement_2p_v2"] = round(float(np.mean(np.sign(v2[a] - v2[b]) == np.sign(true_m))), 4)
+        figures["sign_agreement_2p_learned"] = round(
+            float(np.mean(np.sign(learned[a] - learned[b]) == np.sign(true_m))), 4)
+    print(json.dumps(figures, indent=1), flush=True)
+    weights = [ridge(Xfit[eras == e], yfit[eras == e], lam) for e in range(L.ERAS)]
+    target = {"final": "final score minus the v2 estimate (ridge per era)",
+              "relative": "final score minus the v2 estimate, both less the table's mean (ridge per era)"}
+    doc = {"name": "learned", "target": target[args.target],
+           "features": list(L.FEATURES), "eras": [[round(float(v), 6) for v in w] for w in weights],
+           "seed": args.seed, "spec": args.spec, "games": len(games), "positions": int(len(y)),
+           "every": args.every, "players": {str(n): sum(len(g["seats"]) == n for g in games) for n in (2, 3, 4)},
+           "trained": datetime.date.today().isoformat(),
+           "self_play_cpu_seconds": round(sum(g.get("cpu", 0.0) for g in games)),
+           "fit_seconds": round(time.time() - started), "held_out": figures,
+           "command": "python benchmarks/train_eval.py " + " ".join(sys.argv[1:])}
+    out = Path(args.out)
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    L.load_weights(out)  # the file reads back
+    print(f"wrote {out} ({out.stat().st_size} bytes) in {time.time() - started:.0f} s")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=2400)
+    p.add_argument("--seed", type=int, default=2100, help="game i has seed SEED + i")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--minutes", type=float, default=0, help="stop the games after this long (0: no limit)")
+    p.add_argument("--spec", default=SELF_PLAY, help="the self-play bot (a heuristic spec)")
+    p.add_argument("--data", nargs="+", default=[str(ROOT / "runs" / "train_eval" / "games.jsonl")],
+                   help="games file (the first one is played into; the fit reads all)")
+    p.add_argument("--out", default=str(L.WEIGHTS_FILE))
+    p.add_argument("--every", type=int, default=2, help="use every N-th position of a game")
+    p.add_argument("--lambdas", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
+    p.add_argument("--target", choices=("final", "relative"), default="relative",
+                   help="fit each seat's final score, or its score against the table's mean")
+    p.add_argument("--fit-only", action="store_true")
+    p.add_argument("--play-only", action="store_true")
+    args = p.parse_args(argv)
+    if not args.fit_only:
+        generate(args)
+    if not args.play_only:
+        fit(args)
+
+
+if __name__ == "__main__":
+    main()
