@@ -257,6 +257,19 @@ def test_heuristic_agent_uses_its_depth_and_estimate():
         HeuristicAgent(depth=0)
 
 
+def test_a_depth_for_one_game_applies_to_that_game_only():
+    """``depth=toy:2`` looks two decisions ahead in the toy game; a depth given for another
+    game leaves the toy at the depth it would have had."""
+    state = toy_position(hands=[[1, 1], [8, 8]], piles=[[], []], deck=FULL_DECK)
+    legal = state.legal_actions()
+    toy_deep = HeuristicAgent(seed=0, samples=1, depth=1, depth_by_game={"toy": 2}, estimate=running_scores)
+    other = HeuristicAgent(seed=0, samples=1, depth=1, depth_by_game={"tikal": 2}, estimate=running_scores)
+    assert dict(zip(legal, toy_deep.action_values(state.view(0), legal)))[Swap(1)] == 1.0
+    assert dict(zip(legal, other.action_values(state.view(0), legal)))[Swap(1)] == 0.0
+    with pytest.raises(ValueError, match="depth"):
+        HeuristicAgent(depth_by_game={"toy": 9})
+
+
 def win_rate(spec: str, opponent: str, games: int) -> float:
     won = 0.0
     for g in range(games):

@@ -43,6 +43,8 @@ def test_budgets_and_settings_are_parsed():
     assert easy.noise > 0 and easy.epsilon > 0
     assert make_agent("medium").noise == 0 == make_agent("medium").epsilon
     assert make_agent("heuristic:depth=2").depth == 2 and make_agent("heuristic").depth is None
+    by_game = make_agent("heuristic:depth=tikal:2/Tzolkin:4")
+    assert by_game.depth is None and by_game.depth_by_game == {"tikal": 2, "tzolkin": 4}
     assert make_agent("mcts:10i,worlds=16").worlds == 16 and make_agent("mcts:10i").worlds == 0
 
 
@@ -53,7 +55,8 @@ def test_budgets_and_settings_are_parsed():
     ("heuristic:samples=0", "samples"), ("heuristic:epsilon=2", "epsilon"),
     ("heuristic:fast", "unexpected"), ("hard:2s", "takes no settings"),
     ("heuristic:depth=0", "depth must be between"), ("heuristic:depth=9", "depth must be between"),
-    ("heuristic:depth=1.5", "whole number"), ("mcts:10i,worlds=2.5", "whole number"),
+    ("heuristic:depth=1.5", "whole number"), ("heuristic:depth=tikal:x", "whole number"),
+    ("heuristic:depth=:2", "whole number"), ("heuristic:depth=tikal:9", "depth must be between"), ("mcts:10i,worlds=2.5", "whole number"),
     ("mcts:10i,worlds=-3", "worlds"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):

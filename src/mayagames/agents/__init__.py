@@ -12,7 +12,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 * ``heuristic[:samples=3,noise=0,epsilon=0,depth=D,slack=0,sensible=0,eval=NAME]``: greedy
   search on the game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
-  many of its own consecutive decisions it looks through (default: the game's),
+  many of its own consecutive decisions it looks through (default: the game's;
+  ``depth=tikal:2`` for one game only, ``/`` between several),
   ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
   of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, and ``v2``);
 * ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME]``:
@@ -120,16 +121,30 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     samples = _number(keyed, "samples", 3, spec)
     noise = _number(keyed, "noise", 0.0, spec)
     epsilon = _number(keyed, "epsilon", 0.0, spec)
-    depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
+    depth, depth_by_game = parse_depth(keyed.pop("depth", ""), spec)
     slack = _number(keyed, "slack", 0.0, spec)
     sensible = _number(keyed, "sensible", 0, spec)
     eval_name = keyed.pop("eval", "")
     _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval")
-    if depth != int(depth):
-        raise ValueError(f"agent {spec!r}: depth must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
-                          depth=None if depth == -1 else int(depth), name=spec, slack=slack,
-                          sensible=bool(sensible), eval=eval_name or None)
+                          depth=depth, name=spec, slack=slack, sensible=bool(sensible),
+                          eval=eval_name or None, depth_by_game=depth_by_game)
+
+
+def parse_depth(text: str, spec: str) -> tuple[int | None, dict[str, int]]:
+    """``depth=2`` (every game), ``depth=tikal:2`` or ``depth=tikal:2/tzolkin:4`` (those
+    games; the others look through the game's own depth): (depth or None, by game)."""
+    plain: int | None = None
+    by_game: dict[str, int] = {}
+    for part in filter(None, text.split("/")):
+        game, sep, number = part.rpartition(":")
+        if not number.strip().isdigit() or (sep and not game.strip()):
+            raise ValueError(f"agent {spec!r}: depth must be a whole number, or GAME:N joined by '/'")
+        if sep:
+            by_game[game.strip().lower()] = int(number)
+        else:
+            plain = int(number)
+    return plain, by_game
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:

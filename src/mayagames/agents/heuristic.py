@@ -53,11 +53,13 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
                  estimate: Estimator | None = None, slack: float = 0.0,
-                 sensible: bool = False, eval: str | None = None) -> None:
+                 sensible: bool = False, eval: str | None = None,
+                 depth_by_game: dict[str, int] | None = None) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
-        if depth is not None and not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
+        for d in (depth, *(depth_by_game or {}).values()):
+            if d is not None and not 1 <= d <= MAX_DEPTH:
+                raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
         if noise < 0 or slack < 0 or not 0.0 <= epsilon <= 1.0:
             raise ValueError("heuristic: noise and slack must be >= 0 and epsilon in [0, 1]")
         self.name = name
@@ -71,6 +73,8 @@ class HeuristicAgent:
         # sensible: choose only among the game's sensible moves (hooks.sensible_filter)
         self.sensible = sensible
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
+        # a depth for some games only (``depth=tikal:2``); the others keep ``depth``
+        self.depth_by_game = dict(depth_by_game or {})
         self.estimate = estimate  # None: the game's (hooks.estimator)
         # the game's estimate of this name (``plugin.estimate_variants``: a baseline kept
         # from an earlier version); reads what the game's own estimate reads
@@ -100,7 +104,7 @@ class HeuristicAgent:
         seat = view.current_player
         assert seat is not None, "the heuristic bot was asked to move in a finished game"
         estimate = self.estimate or estimator(view.info, self.eval)
-        depth = self.depth or greedy_depth(view.info)
+        depth = self.depth_by_game.get(view.info.name) or self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
         # The value of an action is the same in every sampled world when the estimate is
         # public, the game flags all chance, and no action looked through (the action, the
