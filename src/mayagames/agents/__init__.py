@@ -124,11 +124,14 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     depth, depth_by_game = parse_depth(keyed.pop("depth", ""), spec)
     slack = _number(keyed, "slack", 0.0, spec)
     sensible = _number(keyed, "sensible", 0, spec)
+    beam = _number(keyed, "beam", 0, spec)
     eval_name = keyed.pop("eval", "")
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval")
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval, beam")
+    if beam != int(beam):
+        raise ValueError(f"agent {spec!r}: beam must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
                           depth=depth, name=spec, slack=slack, sensible=bool(sensible),
-                          eval=eval_name or None, depth_by_game=depth_by_game)
+                          eval=eval_name or None, depth_by_game=depth_by_game, beam=int(beam))
 
 
 def parse_depth(text: str, spec: str) -> tuple[int | None, dict[str, int]]:

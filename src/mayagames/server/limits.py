@@ -194,8 +194,9 @@ def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]
             spent.append(("iterations", agent.iterations, "bot_max_iterations"))
         return spent
     if isinstance(agent, HeuristicAgent):
+        deepest = max((agent.depth or 0, *agent.depth_by_game.values()))
         return [("samples", agent.samples, "bot_max_samples"),
-                ("depth", agent.depth or 0, "bot_max_depth")]
+                ("depth", deepest, "bot_max_depth")]
     return []
 
 
@@ -211,6 +212,7 @@ def cap_agent(agent: Any, limits: ServerLimits) -> Any:
         agent.samples = min(agent.samples, limits.bot_max_samples)
         if agent.depth is not None:
             agent.depth = min(agent.depth, limits.bot_max_depth)
+        agent.depth_by_game = {g: min(d, limits.bot_max_depth) for g, d in agent.depth_by_game.items()}
     return agent
 
 
