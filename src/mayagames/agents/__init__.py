@@ -29,7 +29,7 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 from __future__ import annotations
 
 import re
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
@@ -182,10 +182,58 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
                      eval=eval_name or None, sensible=bool(sensible))
 
 
+# A level's spec for one game where it differs from :data:`LEVELS` (measured: docs/bots.md,
+# "Tikal's ladder"). Tikal's ``hard``: information-set MCTS with 1 s lost every game to a
+# greedy bot looking through two of its own AP actions, which thinks in about 50 ms.
+LEVELS_BY_GAME: dict[str, dict[str, str]] = {
+    "tikal": {"hard": "heuristic:sensible=1,depth=2"},
+}
+
+
+def level_spec(level: str, game: str | None = None) -> str:
+    """The spec ``level`` means in ``game`` (``None``: its spec for every other game)."""
+    return LEVELS_BY_GAME.get(game or "", {}).get(level, LEVELS[level][0])
+
+
+class LevelAgent:
+    """A difficulty level whose spec differs by game (:data:`LEVELS_BY_GAME`): it plays
+    each game with that game's agent, built on the first decision with the level's seed.
+    Its other attributes are those of the agent of :data:`LEVELS` (``hard.seconds``)."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        self.name = level
+        self.seed = seed
+        self.default = make_agent(LEVELS[level][0], seed)
+        self.by_game: dict[str, Agent] = {}
+
+    def agent_for(self, game: str) -> Agent:
+        agent = self.by_game.get(game)
+        if agent is None:
+            spec = level_spec(self.name, game)
+            agent = self.default if spec == LEVELS[self.name][0] else make_agent(spec, self.seed)
+            self.by_game[game] = agent
+        return agent
+
+    def agents(self) -> list[Agent]:
+        """Every agent this level may play with (the server bounds each one's thinking)."""
+        return [self.default, *(make_agent(level_spec(self.name, g), self.seed)
+                                for g, levels in LEVELS_BY_GAME.items() if self.name in levels)]
+
+    def act(self, view: State, legal: Sequence[Action]) -> Action:
+        return self.agent_for(view.info.name).act(view, legal)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("default", "by_game", "__setstate__", "__getstate__"):
+            raise AttributeError(name)
+        return getattr(self.default, name)
+
+
 def level_agent(level: str) -> Callable[[str, int], Agent]:
     def build(arg: str, seed: int) -> Agent:
         if arg:
             raise ValueError(f"agent {level!r} takes no settings (it means {LEVELS[level][0]!r})")
+        if any(level in levels for levels in LEVELS_BY_GAME.values()):
+            return LevelAgent(level, seed)
         return make_agent(LEVELS[level][0], seed)
     return build
 
@@ -222,5 +270,6 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return factory(arg.strip(), seed)
 
 
-__all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "Agent", "HeuristicAgent", "MCTSAgent",
-           "RandomAgent", "SearchStats", "make_agent", "parse_budget"]
+__all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "LEVELS_BY_GAME", "Agent", "HeuristicAgent",
+           "LevelAgent", "MCTSAgent", "RandomAgent", "SearchStats", "level_spec", "make_agent",
+           "parse_budget"]
