@@ -23,7 +23,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
 * difficulty levels ``easy``, ``medium``, ``hard`` (:data:`LEVELS`): aliases of
-  the specs above, for the terminal and the web app.
+  the specs above, for the terminal and the web app; a level may mean another spec in
+  one game (:data:`LEVELS_BY_GAME`: Tikal's ``hard``).
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ LEVELS: dict[str, tuple[str, str]] = {
     "medium": ("heuristic:sensible=1,eval=v2", "greedy bot: the best move by the score estimate "
                "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
                "workers)"),
-    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
+    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision (Tikal: the greedy bot "
+                        "looking through two of its own AP actions, stronger there)"),
 }
 
 _BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")
@@ -183,8 +185,9 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
 
 
 # A level's spec for one game where it differs from :data:`LEVELS` (measured: docs/bots.md,
-# "Tikal's ladder"). Tikal's ``hard``: information-set MCTS with 1 s lost every game to a
-# greedy bot looking through two of its own AP actions, which thinks in about 50 ms.
+# "Tikal's ladder"). Tikal's ``hard``: information-set MCTS with 1 s lost most games (6 of
+# the first 8) to a greedy bot looking through two of its own AP actions, which thinks in
+# about 50 ms.
 LEVELS_BY_GAME: dict[str, dict[str, str]] = {
     "tikal": {"hard": "heuristic:sensible=1,depth=2"},
 }
