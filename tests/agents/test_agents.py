@@ -257,6 +257,19 @@ def test_heuristic_agent_uses_its_depth_and_estimate():
         HeuristicAgent(depth=0)
 
 
+def test_a_depth_for_one_game_applies_to_that_game_only():
+    """``depth=toy:2`` looks two decisions ahead in the toy game; a depth given for another
+    game leaves the toy at the depth it would have had."""
+    state = toy_position(hands=[[1, 1], [8, 8]], piles=[[], []], deck=FULL_DECK)
+    legal = state.legal_actions()
+    toy_deep = HeuristicAgent(seed=0, samples=1, depth=1, depth_by_game={"toy": 2}, estimate=running_scores)
+    other = HeuristicAgent(seed=0, samples=1, depth=1, depth_by_game={"tikal": 2}, estimate=running_scores)
+    assert dict(zip(legal, toy_deep.action_values(state.view(0), legal)))[Swap(1)] == 1.0
+    assert dict(zip(legal, other.action_values(state.view(0), legal)))[Swap(1)] == 0.0
+    with pytest.raises(ValueError, match="depth"):
+        HeuristicAgent(depth_by_game={"toy": 9})
+
+
 def win_rate(spec: str, opponent: str, games: int) -> float:
     won = 0.0
     for g in range(games):
@@ -312,3 +325,36 @@ def test_mcts_options_reach_the_agent():
     assert agent.normalize is False and agent.prior == 0.5
     with pytest.raises(ValueError, match="norm must be on or off"):
         make_agent("mcts:10i,norm=maybe")
+
+
+def test_a_beam_looks_deeper_through_the_best_choices_only():
+    """``beam=N``: below the first action only the N choices best one ply ahead are looked
+    through further. A beam wider than every choice list values each move as the full
+    look-through does; a beam of 1 costs fewer estimates, the same each time."""
+    from mayagames.agents.hooks import estimator
+
+    state = new_game("tikal", 2, seed=3)
+    rng = Rng(4)
+    while len(state.legal_actions()) < 4 or state.view(state.current_player).phase_name != "action":
+        legal = state.legal_actions()
+        state.apply(legal[rng.randbelow(len(legal))])
+    seat, legal = state.current_player, state.legal_actions()
+    calls = {"n": 0}
+    game_estimate = estimator(state.info)
+
+    def counted(s):
+        calls["n"] += 1
+        return game_estimate(s)
+
+    def values(depth: int, beam: int) -> tuple[list[float], int]:
+        calls["n"] = 0
+        agent = HeuristicAgent(seed=0, samples=1, depth=depth, beam=beam, estimate=counted)
+        return agent.action_values(state.view(seat), legal), calls["n"]
+
+    full, full_calls = values(3, 0)
+    assert values(3, 1000) == (full, full_calls)
+    narrow, narrow_calls = values(3, 1)
+    assert narrow_calls < full_calls
+    assert values(3, 1) == (narrow, narrow_calls)
+    with pytest.raises(ValueError, match="beam"):
+        HeuristicAgent(beam=-1)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from typer.testing import CliRunner
 
-from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgent, MCTSAgent,
+from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgent, LevelAgent, MCTSAgent,
                               RandomAgent, make_agent, parse_budget)
 from mayagames.agents import hooks
 from mayagames.core import toy_heuristic
@@ -22,7 +22,7 @@ from mayagames.terminal import TerminalGame, new_record
 @pytest.mark.parametrize("spec, kind", [
     ("random", RandomAgent), ("heuristic", HeuristicAgent), ("mcts:1s", MCTSAgent),
     ("mcts:500i", MCTSAgent), ("easy", HeuristicAgent), ("medium", HeuristicAgent),
-    ("hard", MCTSAgent), ("  MCTS:250ms ", MCTSAgent), ("heuristic:samples=5,noise=0.5", HeuristicAgent),
+    ("hard", LevelAgent), ("  MCTS:250ms ", MCTSAgent), ("heuristic:samples=5,noise=0.5", HeuristicAgent),
 ])
 def test_specs_build_the_right_agent(spec, kind):
     assert isinstance(make_agent(spec, 1), kind)
@@ -43,6 +43,8 @@ def test_budgets_and_settings_are_parsed():
     assert easy.noise > 0 and easy.epsilon > 0
     assert make_agent("medium").noise == 0 == make_agent("medium").epsilon
     assert make_agent("heuristic:depth=2").depth == 2 and make_agent("heuristic").depth is None
+    by_game = make_agent("heuristic:depth=tikal:2/Tzolkin:4")
+    assert by_game.depth is None and by_game.depth_by_game == {"tikal": 2, "tzolkin": 4}
     assert make_agent("mcts:10i,worlds=16").worlds == 16 and make_agent("mcts:10i").worlds == 0
 
 
@@ -53,7 +55,8 @@ def test_budgets_and_settings_are_parsed():
     ("heuristic:samples=0", "samples"), ("heuristic:epsilon=2", "epsilon"),
     ("heuristic:fast", "unexpected"), ("hard:2s", "takes no settings"),
     ("heuristic:depth=0", "depth must be between"), ("heuristic:depth=9", "depth must be between"),
-    ("heuristic:depth=1.5", "whole number"), ("mcts:10i,worlds=2.5", "whole number"),
+    ("heuristic:depth=1.5", "whole number"), ("heuristic:depth=tikal:x", "whole number"),
+    ("heuristic:depth=:2", "whole number"), ("heuristic:depth=tikal:9", "depth must be between"), ("mcts:10i,worlds=2.5", "whole number"),
     ("mcts:10i,worlds=-3", "worlds"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
@@ -129,6 +132,33 @@ def test_play_command_rejects_an_unknown_bot():
 def test_a_human_can_play_against_hard():
     record = new_record("toy", ["human", "hard"], seed=1)
     game = TerminalGame(record, ask=lambda prompt: "quit")
-    assert isinstance(game.agents[1], MCTSAgent) and 0 not in game.agents
+    hard = game.agents[1]
+    assert isinstance(hard, LevelAgent) and isinstance(hard.agent_for("toy"), MCTSAgent)
+    assert 0 not in game.agents
     game.play()  # the human quits at once: nothing is lost
     assert record.moves == []
+
+
+def test_a_level_may_mean_another_spec_in_one_game():
+    """``hard`` is MCTS (1 s) in Tzolk'in and the greedy look-through of two own decisions
+    in Tikal (LEVELS_BY_GAME, measured in docs/bots.md); the same seed, the same moves."""
+    from mayagames.agents import LEVELS_BY_GAME, level_spec
+    from mayagames.core import new_game
+
+    assert level_spec("hard", "tikal") == LEVELS_BY_GAME["tikal"]["hard"] != level_spec("hard", "tzolkin")
+    assert level_spec("medium", "tikal") == level_spec("medium") == LEVELS["medium"][0]
+    hard = make_agent("hard", 7)
+    assert isinstance(hard, LevelAgent) and hard.seconds == 1.0
+    assert isinstance(hard.agent_for("tzolkin"), MCTSAgent)
+    tikal = hard.agent_for("tikal")
+    assert isinstance(tikal, HeuristicAgent) and tikal.depth == 2
+    state = new_game("tikal", 2, seed=5)
+    again = make_agent("hard", 7)
+    for _ in range(12):  # deterministic under a seed
+        seat, legal = state.current_player, state.legal_actions()
+        chosen = hard.act(state.view(seat), legal)
+        assert again.act(state.view(seat), legal) == chosen
+        state.apply(chosen)
+    for levels in LEVELS_BY_GAME.values():
+        for spec in levels.values():
+            make_agent(spec)  # every per-game spec builds

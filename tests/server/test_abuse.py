@@ -50,6 +50,8 @@ def assert_error(response: Any, status: int, code: str | None = None) -> dict[st
     ("heuristic:samples=1000000", "bot_max_samples"),
     ("mcts:3600s,worlds=1000000000", "bot_max_"),
     ("mcts:500i,worlds=1000", "bot_max_worlds"),
+    ("heuristic:depth=4", "bot_max_depth"),
+    ("heuristic:depth=tikal:4", "bot_max_depth"),  # a depth for one game counts too
 ])
 def test_expensive_bot_specs_are_refused_naming_the_limit(client, support, spec, limit):
     before = tables_in_db(client)

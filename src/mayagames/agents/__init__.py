@@ -12,7 +12,8 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 * ``heuristic[:samples=3,noise=0,epsilon=0,depth=D,slack=0,sensible=0,eval=NAME]``: greedy
   search on the game's estimate of final scores (:mod:`.heuristic`); ``noise`` is in units of
   the game's score scale, ``epsilon`` the chance of a random move, ``depth`` how
-  many of its own consecutive decisions it looks through (default: the game's),
+  many of its own consecutive decisions it looks through (default: the game's;
+  ``depth=tikal:2`` for one game only, ``/`` between several),
   ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
   of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, ``v2`` and
   ``learned``);
@@ -23,13 +24,14 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
 * difficulty levels ``easy``, ``medium``, ``hard`` (:data:`LEVELS`): aliases of
-  the specs above, for the terminal and the web app.
+  the specs above, for the terminal and the web app; a level may mean another spec in
+  one game (:data:`LEVELS_BY_GAME`: Tikal's ``hard``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ..core.game import Action, State
 from ..core.rng import Rng
@@ -65,7 +67,8 @@ LEVELS: dict[str, tuple[str, str]] = {
     "medium": ("heuristic:sensible=1,eval=learned", "greedy bot: the best move by the score estimate "
                "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
                "workers)"),
-    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision"),
+    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision (Tikal: the greedy bot "
+                        "looking through two of its own AP actions, stronger there)"),
 }
 
 _BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")
@@ -121,16 +124,33 @@ def heuristic_agent(arg: str, seed: int, spec: str = "heuristic") -> HeuristicAg
     samples = _number(keyed, "samples", 3, spec)
     noise = _number(keyed, "noise", 0.0, spec)
     epsilon = _number(keyed, "epsilon", 0.0, spec)
-    depth = _number(keyed, "depth", -1, spec)  # -1: the game's own
+    depth, depth_by_game = parse_depth(keyed.pop("depth", ""), spec)
     slack = _number(keyed, "slack", 0.0, spec)
     sensible = _number(keyed, "sensible", 0, spec)
+    beam = _number(keyed, "beam", 0, spec)
     eval_name = keyed.pop("eval", "")
-    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval")
-    if depth != int(depth):
-        raise ValueError(f"agent {spec!r}: depth must be a whole number")
+    _reject_unknown(keyed, spec, "samples, noise, epsilon, depth, slack, sensible, eval, beam")
+    if beam != int(beam):
+        raise ValueError(f"agent {spec!r}: beam must be a whole number")
     return HeuristicAgent(seed, samples=int(samples), noise=noise, epsilon=epsilon,
-                          depth=None if depth == -1 else int(depth), name=spec, slack=slack,
-                          sensible=bool(sensible), eval=eval_name or None)
+                          depth=depth, name=spec, slack=slack, sensible=bool(sensible),
+                          eval=eval_name or None, depth_by_game=depth_by_game, beam=int(beam))
+
+
+def parse_depth(text: str, spec: str) -> tuple[int | None, dict[str, int]]:
+    """``depth=2`` (every game), ``depth=tikal:2`` or ``depth=tikal:2/tzolkin:4`` (those
+    games; the others look through the game's own depth): (depth or None, by game)."""
+    plain: int | None = None
+    by_game: dict[str, int] = {}
+    for part in filter(None, text.split("/")):
+        game, sep, number = part.rpartition(":")
+        if not number.strip().isdigit() or (sep and not game.strip()):
+            raise ValueError(f"agent {spec!r}: depth must be a whole number, or GAME:N joined by '/'")
+        if sep:
+            by_game[game.strip().lower()] = int(number)
+        else:
+            plain = int(number)
+    return plain, by_game
 
 
 def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
@@ -165,10 +185,59 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
                      eval=eval_name or None, sensible=bool(sensible))
 
 
+# A level's spec for one game where it differs from :data:`LEVELS` (measured: docs/bots.md,
+# "Tikal's ladder"). Tikal's ``hard``: information-set MCTS with 1 s lost most games (6 of
+# the first 8) to a greedy bot looking through two of its own AP actions, which thinks in
+# about 50 ms.
+LEVELS_BY_GAME: dict[str, dict[str, str]] = {
+    "tikal": {"hard": "heuristic:sensible=1,depth=2"},
+}
+
+
+def level_spec(level: str, game: str | None = None) -> str:
+    """The spec ``level`` means in ``game`` (``None``: its spec for every other game)."""
+    return LEVELS_BY_GAME.get(game or "", {}).get(level, LEVELS[level][0])
+
+
+class LevelAgent:
+    """A difficulty level whose spec differs by game (:data:`LEVELS_BY_GAME`): it plays
+    each game with that game's agent, built on the first decision with the level's seed.
+    Its other attributes are those of the agent of :data:`LEVELS` (``hard.seconds``)."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        self.name = level
+        self.seed = seed
+        self.default = make_agent(LEVELS[level][0], seed)
+        self.by_game: dict[str, Agent] = {}
+
+    def agent_for(self, game: str) -> Agent:
+        agent = self.by_game.get(game)
+        if agent is None:
+            spec = level_spec(self.name, game)
+            agent = self.default if spec == LEVELS[self.name][0] else make_agent(spec, self.seed)
+            self.by_game[game] = agent
+        return agent
+
+    def agents(self) -> list[Agent]:
+        """Every agent this level may play with (the server bounds each one's thinking)."""
+        return [self.default, *(make_agent(level_spec(self.name, g), self.seed)
+                                for g, levels in LEVELS_BY_GAME.items() if self.name in levels)]
+
+    def act(self, view: State, legal: Sequence[Action]) -> Action:
+        return self.agent_for(view.info.name).act(view, legal)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("default", "by_game", "__setstate__", "__getstate__"):
+            raise AttributeError(name)
+        return getattr(self.default, name)
+
+
 def level_agent(level: str) -> Callable[[str, int], Agent]:
     def build(arg: str, seed: int) -> Agent:
         if arg:
             raise ValueError(f"agent {level!r} takes no settings (it means {LEVELS[level][0]!r})")
+        if any(level in levels for levels in LEVELS_BY_GAME.values()):
+            return LevelAgent(level, seed)
         return make_agent(LEVELS[level][0], seed)
     return build
 
@@ -205,5 +274,6 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return factory(arg.strip(), seed)
 
 
-__all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "Agent", "HeuristicAgent", "MCTSAgent",
-           "RandomAgent", "SearchStats", "make_agent", "parse_budget"]
+__all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "LEVELS_BY_GAME", "Agent", "HeuristicAgent",
+           "LevelAgent", "MCTSAgent", "RandomAgent", "SearchStats", "level_spec", "make_agent",
+           "parse_budget"]

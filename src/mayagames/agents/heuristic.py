@@ -53,11 +53,13 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, samples: int = 3, noise: float = 0.0,
                  epsilon: float = 0.0, name: str = "heuristic", depth: int | None = None,
                  estimate: Estimator | None = None, slack: float = 0.0,
-                 sensible: bool = False, eval: str | None = None) -> None:
+                 sensible: bool = False, eval: str | None = None,
+                 depth_by_game: dict[str, int] | None = None, beam: int = 0) -> None:
         if samples < 1:
             raise ValueError("heuristic: samples must be at least 1")
-        if depth is not None and not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
+        for d in (depth, *(depth_by_game or {}).values()):
+            if d is not None and not 1 <= d <= MAX_DEPTH:
+                raise ValueError(f"heuristic: depth must be between 1 and {MAX_DEPTH}")
         if noise < 0 or slack < 0 or not 0.0 <= epsilon <= 1.0:
             raise ValueError("heuristic: noise and slack must be >= 0 and epsilon in [0, 1]")
         self.name = name
@@ -71,6 +73,13 @@ class HeuristicAgent:
         # sensible: choose only among the game's sensible moves (hooks.sensible_filter)
         self.sensible = sensible
         self.depth = depth  # None: the game's own (hooks.greedy_depth)
+        # a depth for some games only (``depth=tikal:2``); the others keep ``depth``
+        self.depth_by_game = dict(depth_by_game or {})
+        # beam > 0: below its first action, the bot looks further only through the best
+        # ``beam`` choices one ply ahead (a deeper look at the price of a little more)
+        if beam < 0:
+            raise ValueError("heuristic: beam must be >= 0")
+        self.beam = beam
         self.estimate = estimate  # None: the game's (hooks.estimator)
         # the game's estimate of this name (``plugin.estimate_variants``: a baseline kept
         # from an earlier version); reads what the game's own estimate reads
@@ -100,7 +109,7 @@ class HeuristicAgent:
         seat = view.current_player
         assert seat is not None, "the heuristic bot was asked to move in a finished game"
         estimate = self.estimate or estimator(view.info, self.eval)
-        depth = self.depth or greedy_depth(view.info)
+        depth = self.depth_by_game.get(view.info.name) or self.depth or greedy_depth(view.info)
         public = self.estimate is None and public_estimate(view.info)
         # The value of an action is the same in every sampled world when the estimate is
         # public, the game flags all chance, and no action looked through (the action, the
@@ -117,13 +126,14 @@ class HeuristicAgent:
                 value = known.get(i)
                 if value is None:
                     if not reuse:
-                        value = value_after(world, action, seat, estimate, depth, public)
+                        value = value_after(world, action, seat, estimate, depth, public, self.beam)
                     elif depth == 1:
                         value = value_after(world, action, seat, estimate, depth, public)
                         if not view.reveals_information(action):
                             known[i] = value
                     else:
-                        value, revealed = look_through(world, action, seat, estimate, depth, public)
+                        value, revealed = look_through(world, action, seat, estimate, depth, public,
+                                                       beam=self.beam)
                         if not revealed:
                             known[i] = value
                 totals[i] += value
@@ -131,21 +141,23 @@ class HeuristicAgent:
 
 
 def value_after(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
-                public: bool = False) -> float:
+                public: bool = False, beam: int = 0) -> float:
     """The margin of ``seat`` after ``action`` in ``world``: the true one at the end of the
     game, else the estimate from the seat's own view; with ``depth`` > 1, the best margin
     over the seat's own next decisions while it keeps the move (a compound turn: pick up
     a worker, then choose its action), forced decisions not counted. ``public``: the
     estimate reads only public information (:func:`hooks.public_estimate`), so the state
     itself stands for the seat's view."""
-    return look_through(world, action, seat, estimate, depth, public, track=False)[0]
+    return look_through(world, action, seat, estimate, depth, public, track=False, beam=beam)[0]
 
 
 def look_through(world: State, action: Action, seat: int, estimate: Estimator, depth: int = 1,
-                 public: bool = False, track: bool = True) -> tuple[float, bool]:
+                 public: bool = False, track: bool = True, beam: int = 0) -> tuple[float, bool]:
     """:func:`value_after`, and (``track``) whether any action applied on the way revealed
     information (``State.revealed_by``): if none did, the value is the same in every world
-    sampled from the same view, for a public estimate in a game that flags all chance."""
+    sampled from the same view, for a public estimate in a game that flags all chance.
+    ``beam`` > 0: below the first action, only the ``beam`` choices the estimate ranks
+    best one ply ahead are looked through further (the others keep that first value)."""
     after = world.clone()
     after.apply_unchecked(action)
     revealed = track and world.revealed_by(action, after)
@@ -158,12 +170,8 @@ def look_through(world: State, action: Action, seat: int, estimate: Estimator, d
             break
         legal = after.legal_actions()
         if len(legal) > 1:
-            values = []
-            for choice in legal:
-                value, seen = look_through(after, choice, seat, estimate, depth - 1, public, track)
-                values.append(value)
-                revealed = revealed or seen
-            return max(values), revealed
+            value, seen = best_choice(after, legal, seat, estimate, depth - 1, public, track, beam)
+            return value, revealed or seen
         if forced >= MAX_FORCED:
             break
         if track and not revealed:
@@ -175,3 +183,18 @@ def look_through(world: State, action: Action, seat: int, estimate: Estimator, d
         forced += 1
     # Judge the result from the bot's own view: sampled hidden parts carry no meaning.
     return margin(estimate(after if public else after.view(seat)), seat), revealed
+
+
+def best_choice(state: State, legal: Sequence[Action], seat: int, estimate: Estimator, depth: int,
+                public: bool, track: bool, beam: int) -> tuple[float, bool]:
+    """The best value among ``legal`` looked through ``depth`` own decisions, and whether
+    any action on the way revealed information; with ``beam``, only the best ``beam``
+    choices one ply ahead are looked through deeper."""
+    if not beam or depth <= 1 or len(legal) <= beam:
+        values = [look_through(state, c, seat, estimate, depth, public, track, beam) for c in legal]
+    else:
+        values = [look_through(state, c, seat, estimate, 1, public, track) for c in legal]
+        ranked = sorted(range(len(legal)), key=lambda i: -values[i][0])[:beam]
+        for i in ranked:
+            values[i] = look_through(state, legal[i], seat, estimate, depth, public, track, beam)
+    return max(v for v, _ in values), any(seen for _, seen in values)

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
-from ..agents import HeuristicAgent, MCTSAgent, make_agent
+from ..agents import LEVELS_BY_GAME, HeuristicAgent, LevelAgent, MCTSAgent, make_agent
 
 ENV_PREFIX = "MAYAGAMES_"
 
@@ -185,7 +185,10 @@ def finite_or_text(value: str) -> bool:
 
 
 def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]]:
-    """What an agent spends per decision: (what, amount, the limit that bounds it)."""
+    """What an agent spends per decision: (what, amount, the limit that bounds it); a
+    level that differs by game: what each of its agents spends."""
+    if isinstance(agent, LevelAgent):
+        return [spent for one in agent.agents() for spent in thinking_of(one, limits)]
     if isinstance(agent, MCTSAgent):
         spent = [("worlds", agent.worlds or 0, "bot_max_worlds")]
         if agent.seconds is not None:
@@ -194,14 +197,20 @@ def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]
             spent.append(("iterations", agent.iterations, "bot_max_iterations"))
         return spent
     if isinstance(agent, HeuristicAgent):
+        deepest = max((agent.depth or 0, *agent.depth_by_game.values()))
         return [("samples", agent.samples, "bot_max_samples"),
-                ("depth", agent.depth or 0, "bot_max_depth")]
+                ("depth", deepest, "bot_max_depth")]
     return []
 
 
 def cap_agent(agent: Any, limits: ServerLimits) -> Any:
     """Bound an agent's thinking to ``limits`` (a stored spec from before they were lowered)."""
-    if isinstance(agent, MCTSAgent):
+    if isinstance(agent, LevelAgent):
+        for game in LEVELS_BY_GAME:  # build every game's agent now, to bound it
+            agent.agent_for(game)
+        for one in (agent.default, *agent.by_game.values()):
+            cap_agent(one, limits)
+    elif isinstance(agent, MCTSAgent):
         if agent.seconds is not None or agent.iterations is None:
             agent.seconds = min(agent.seconds or limits.bot_max_seconds, limits.bot_max_seconds)
         if agent.iterations is not None:
@@ -211,6 +220,7 @@ def cap_agent(agent: Any, limits: ServerLimits) -> Any:
         agent.samples = min(agent.samples, limits.bot_max_samples)
         if agent.depth is not None:
             agent.depth = min(agent.depth, limits.bot_max_depth)
+        agent.depth_by_game = {g: min(d, limits.bot_max_depth) for g, d in agent.depth_by_game.items()}
     return agent
 
 
