@@ -10,6 +10,8 @@ changed. (Real instances on PostgreSQL: ``test_instances.py``.)
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable
 
 import pytest
 
@@ -26,6 +28,14 @@ def drain(sub: Subscriber) -> list[dict]:
     while not sub.queue.empty():
         messages.append(sub.queue.get_nowait())
     return messages
+
+
+def run_apart(scenario: Callable[[], Awaitable[Any]]) -> Any:
+    """Run ``scenario`` in an event loop of its own thread: a test worker that has run the
+    browser tests holds Playwright's loop running in its main thread, where
+    ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(scenario())).result()
 
 
 def test_outdated_writes_are_refused_and_catching_up_follows_moves_and_undos(db_url, support):
@@ -83,7 +93,7 @@ def test_outdated_writes_are_refused_and_catching_up_follows_moves_and_undos(db_
             await first.stop()
             await second.stop()
 
-    asyncio.run(scenario())
+    run_apart(scenario)
 
 
 def test_a_database_from_before_versions_gets_the_column_by_its_upgrade(tmp_path):
