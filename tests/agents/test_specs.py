@@ -21,7 +21,7 @@ from mayagames.terminal import TerminalGame, new_record
 
 @pytest.mark.parametrize("spec, kind", [
     ("random", RandomAgent), ("heuristic", HeuristicAgent), ("mcts:1s", MCTSAgent),
-    ("mcts:500i", MCTSAgent), ("easy", HeuristicAgent), ("medium", HeuristicAgent),
+    ("mcts:500i", MCTSAgent), ("easy", HeuristicAgent), ("medium", LevelAgent),
     ("hard", LevelAgent), ("  MCTS:250ms ", MCTSAgent), ("heuristic:samples=5,noise=0.5", HeuristicAgent),
 ])
 def test_specs_build_the_right_agent(spec, kind):
@@ -146,7 +146,8 @@ def test_a_level_may_mean_another_spec_in_one_game():
     from mayagames.core import new_game
 
     assert level_spec("hard", "tikal") == LEVELS_BY_GAME["tikal"]["hard"] != level_spec("hard", "tzolkin")
-    assert level_spec("medium", "tikal") == level_spec("medium") == LEVELS["medium"][0]
+    assert level_spec("medium", "tzolkin") == level_spec("medium") == LEVELS["medium"][0]
+    assert level_spec("easy", "tikal") == LEVELS["easy"][0]
     hard = make_agent("hard", 7)
     assert isinstance(hard, LevelAgent) and hard.seconds == 1.0
     assert isinstance(hard.agent_for("tzolkin"), MCTSAgent)

@@ -41,7 +41,7 @@ from pydantic import Field
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, delete, select, type_coerce
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..agents import LEVELS, make_agent, parse_budget
+from ..agents import level_spec, make_agent, parse_budget
 from ..agents.heuristic import HeuristicAgent, argmax_random_tie
 from ..agents.hooks import score_scale, sensible_filter
 from ..arena.review import (Budget, DecisionReview, analyse_decision, assemble, chances,
@@ -414,7 +414,8 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
     budget and seed for the move, it prefers what the review will."""
     legal = view.legal_actions()
     if level == "medium" or len(legal) == 1:
-        medium = make_agent(LEVELS["medium"][0], seed)  # its estimate and its guard rails
+        spec = level_spec("medium", view.info.name)
+        medium = make_agent(spec, seed)  # its estimate, its look ahead and its guard rails
         assert isinstance(medium, HeuristicAgent)
         keep = sensible_filter(view.info) if medium.sensible and len(legal) > 1 else None
         legal = (keep(view, legal) or legal) if keep else legal
@@ -424,7 +425,7 @@ def compute_hint(view: Any, seat: int, level: str, budget: str, seed: int) -> di
         sure = ("the only move" if len(values) == 1 else "clearly the best move"
                 if ranked[0] - ranked[1] >= 1.0 else "a close call: other moves look about as good")
         return {"action": str(legal[best]), "margin": round(values[best], 2), "win_prob": None,
-                "bot": LEVELS["medium"][0], "sentence": hint_sentence(view, legal[best], seed),
+                "bot": spec, "sentence": hint_sentence(view, legal[best], seed),
                 "confidence": sure, "chances": ""}
     iterations, seconds = parse_budget(budget, f"hint budget {budget}")
     review = suggest(view, seat, Budget(iterations, seconds), seed)
