@@ -222,9 +222,10 @@ class LevelAgent:
         return agent
 
     def agents(self) -> list[Agent]:
-        """Every agent this level may play with (the server bounds each one's thinking)."""
-        return [self.default, *(make_agent(level_spec(self.name, g), self.seed)
-                                for g, levels in LEVELS_BY_GAME.items() if self.name in levels)]
+        """Every agent this level may play with, built now (the server bounds each one's
+        thinking, and the agents built are the ones that will play)."""
+        return [self.default, *(self.agent_for(g) for g, levels in LEVELS_BY_GAME.items()
+                                if self.name in levels)]
 
     def act(self, view: State, legal: Sequence[Action]) -> Action:
         return self.agent_for(view.info.name).act(view, legal)

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
-from ..agents import LEVELS_BY_GAME, HeuristicAgent, LevelAgent, MCTSAgent, make_agent
+from ..agents import HeuristicAgent, LevelAgent, MCTSAgent, make_agent
 
 ENV_PREFIX = "MAYAGAMES_"
 
@@ -206,9 +206,7 @@ def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]
 def cap_agent(agent: Any, limits: ServerLimits) -> Any:
     """Bound an agent's thinking to ``limits`` (a stored spec from before they were lowered)."""
     if isinstance(agent, LevelAgent):
-        for game in LEVELS_BY_GAME:  # build every game's agent now, to bound it
-            agent.agent_for(game)
-        for one in (agent.default, *agent.by_game.values()):
+        for one in agent.agents():
             cap_agent(one, limits)
     elif isinstance(agent, MCTSAgent):
         if agent.seconds is not None or agent.iterations is None:
