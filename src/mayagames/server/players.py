@@ -32,7 +32,8 @@ from .db import StoredTable, is_unavailable
 from .playerstore import Account, DamagedRow, NameTaken, PlayerStore, SeatTaken, TableMeta
 from .ratings import account_player, bot_player, finishing_ranks, rating_dict, record_game
 from .rooms import HUMAN, LogEntry, Room, ServerError, hash_token
-from .service import Extension, Prepare, option_labels
+from .tables.catalogue import option_labels
+from .tables.creation import Extension, Prepare
 
 log = logging.getLogger("mayagames.server")
 Clock = Callable[[], float]

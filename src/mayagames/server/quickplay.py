@@ -23,7 +23,7 @@ from .playerstore import Account, QuickWait, TableMeta
 from .ratings import account_player, bot_player, new_rating, ordinal
 from .rooms import HUMAN, Room, ServerError
 from .schemas import CreateTable, SeatSpec
-from .service import Extension, Prepare
+from .tables.creation import Extension, Prepare
 
 BOT_AFTER = (10.0, 3600.0)  # the waits a player may choose before a bot is offered (seconds)
 
