@@ -374,3 +374,106 @@ def test_openapi_lists_every_api_route_with_the_typed_answers(tmp_path):
         assert schema.get("$ref") == f"#/components/schemas/{model}", (method, path, schema)
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
+
+
+# --- the game service and the players' side are split into parts (issue 25 item 3) ------------
+#: the facades other code imports; their parts live in the packages below
+FACADES = {"mayagames.server.service": "mayagames.server.tables",
+           "mayagames.server.players": "mayagames.server.people"}
+#: modules a part may import from a part package that is not its own: the shared base and
+#: the value types the players' side adds to a new table with (Extension) or lists (labels)
+SHARED_PARTS = {"mayagames.server.tables.base", "mayagames.server.tables.creation",
+                "mayagames.server.tables.catalogue"}
+LONGEST_SERVER_MODULE = 450  # lines
+#: modules not split by this issue (storage and the room): each may not grow past today's length
+LONG_MODULES_NOT_SPLIT = {"db.py": 722, "playerstore.py": 803, "rooms.py": 480}
+
+
+def part_import_offences(graph: dict[str, set[str]]) -> list[str]:
+    """Imports that break the split: a part that imports a facade (or the app and routes
+    above them), or another part of its own package than ``base``, or a part of the other
+    package than the shared ones."""
+    packages = tuple(FACADES.values())
+    above = (*FACADES, "mayagames.server.app", "mayagames.server.routes")
+    found = []
+    for name, deps in sorted(graph.items()):
+        package = next((p for p in packages if name.startswith(p + ".")), None)
+        if package is None:
+            continue
+        for dep in sorted(deps):
+            own = dep.startswith(package + ".")
+            other = any(dep.startswith(p + ".") for p in packages) and not own
+            if (any(dep == a or dep.startswith(a + ".") for a in above)
+                    or (own and dep != f"{package}.base")
+                    or (other and dep not in SHARED_PARTS)):
+                found.append(f"{name} imports {dep}")
+    return found
+
+
+def long_modules(root: Path) -> list[str]:
+    """Modules under ``root`` longer than allowed: ``path (N lines)``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        allowed = LONG_MODULES_NOT_SPLIT.get(str(path.relative_to(root)), LONGEST_SERVER_MODULE)
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > allowed:
+            found.append(f"{path.relative_to(root)} ({lines} lines)")
+    return found
+
+
+def test_the_service_parts_import_no_facade_and_meet_through_base():
+    for package in FACADES.values():
+        assert sum(1 for name in GRAPH if name.startswith(package + ".")) >= 8, package
+    assert part_import_offences(GRAPH) == []
+    for facade, package in FACADES.items():  # the facades compose their parts
+        assert any(dep.startswith(package + ".") for dep in GRAPH[facade]), facade
+
+
+def test_the_split_check_sees_an_offending_import():
+    graph = {"mayagames.server.tables.moves": {"mayagames.server.service",
+                                               "mayagames.server.tables.base"},
+             "mayagames.server.tables.cache": {"mayagames.server.tables.sync"},
+             "mayagames.server.people.chat": {"mayagames.server.tables.moves",
+                                              "mayagames.server.tables.creation",
+                                              "mayagames.server.people.base"},
+             "mayagames.server.people.seats": {"mayagames.server.players"},
+             "mayagames.server.quickplay": {"mayagames.server.service"}}
+    assert part_import_offences(graph) == [
+        "mayagames.server.people.chat imports mayagames.server.tables.moves",
+        "mayagames.server.people.seats imports mayagames.server.players",
+        "mayagames.server.tables.cache imports mayagames.server.tables.sync",
+        "mayagames.server.tables.moves imports mayagames.server.service"]
+
+
+def test_no_server_module_is_over_450_lines():
+    assert long_modules(SERVER) == []
+
+
+def test_the_module_length_check_sees_a_long_module(tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "long.py").write_text("x = 1\n" * 451, encoding="utf-8")
+    (tmp_path / "db.py").write_text("x = 1\n" * 600, encoding="utf-8")  # under its ceiling
+    (tmp_path / "short.py").write_text("x = 1\n" * 450, encoding="utf-8")
+    assert long_modules(tmp_path) == ["parts/long.py (451 lines)"]
+
+
+def test_the_players_side_plugs_into_the_typed_hooks(tmp_path):
+    """The service's hooks are a :class:`TableHooks`, and the players' side plugs each of
+    its callbacks in through it (the lists the service calls)."""
+    from mayagames.server.db import Database
+    from mayagames.server.players import Players
+    from mayagames.server.service import GameService
+    from mayagames.server.tables.base import TableFeature, TableHooks
+
+    service = GameService(Database(f"sqlite:///{tmp_path / 'games.db'}"))
+    players = Players(service)
+    assert isinstance(service.hooks, TableHooks)
+    assert service.hooks.on_load == [players.on_load]
+    assert service.hooks.on_move == [players.on_move]
+    assert service.hooks.on_change == [players.on_change]
+    assert service.hooks.on_broadcast == [players.on_broadcast]
+    assert service.on_load is service.hooks.on_load  # the facade's names are the same lists
+    for method in ("on_load", "on_move", "on_change", "on_broadcast"):
+        assert getattr(TableFeature, method).__doc__, method
+    service.db_pool.shutdown()
+    service.db.dispose()
