@@ -27,7 +27,7 @@ import asyncio
 import math
 from typing import Any
 
-from ..core.game import State
+from ..core.game import Action, State
 from .bots import BotPool
 from .db import Database
 from .limits import Rate, RateLimiter, ServerLimits
@@ -248,9 +248,13 @@ class GameService:
         return await self.cache.list_tables(status, limit, only)
 
     # --- moves (.tables.moves) ------------------------------------------------------------------
-    async def play(self, room: Room, seat: int | None, move_number: int, **kwargs: Any) -> Room:
+    async def play(self, room: Room, seat: int | None, move_number: int, *,
+                   action_id: int | None = None, text: str | None = None,
+                   action: Action | None = None, origin: Subscriber | None = None,
+                   rid: Any = None) -> Room:
         """Apply one move (:meth:`.tables.moves.Moves.play`)."""
-        return await self.moves.play(room, seat, move_number, **kwargs)
+        return await self.moves.play(room, seat, move_number, action_id=action_id, text=text,
+                                     action=action, origin=origin, rid=rid)
 
     async def undo(self, room: Room, seat: int | None, move_number: int,
                    origin: Subscriber | None = None, rid: Any = None) -> Room:
