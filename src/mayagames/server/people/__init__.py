@@ -15,5 +15,8 @@ composes them and is what the routes, the quick-play queue and the tests call.
 * :mod:`.ladder` -- the ratings of a table's players, and rating a finished rated game;
 * :mod:`.chat` -- a table's chat.
 
-No part imports another part's module or a facade: they meet through :mod:`.base`.
+No part imports another part of this package or a facade: they meet through :mod:`.base`;
+of the game service's parts they use only :mod:`..tables.base`, the value types of
+:mod:`..tables.creation` and the labels of :mod:`..tables.catalogue`
+(tests/test_architecture.py checks it).
 """

@@ -7,7 +7,7 @@ Each part names what it needs of another as a :class:`typing.Protocol`; the faca
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from ...agents import LEVELS
 from ..db import Database, StoredTable
@@ -24,13 +24,23 @@ Clock = Callable[[], float]
 class GameTables(Protocol):
     """What the players' side uses of the game service (:class:`~..service.GameService`)."""
 
-    db: Database
-    limits: ServerLimits
-    instance: str
-    rooms: dict[str, Room]
-    hooks: TableHooks
+    @property
+    def db(self) -> Database: ...
 
-    async def in_db(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+    @property
+    def limits(self) -> ServerLimits: ...
+
+    @property
+    def instance(self) -> str: ...
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+
+    @property
+    def hooks(self) -> TableHooks: ...
+
+    @property
+    def in_db(self) -> Callable[..., Awaitable[Any]]: ...
 
     async def get_room(self, table_id: str, fresh: bool = False) -> Room: ...
 

@@ -13,5 +13,6 @@ composes them and is what the routes and the players' side call.
 * :mod:`.botrunner` -- bot turns;
 * :mod:`.records` -- replays (checkpoints) and game records.
 
-No part imports another part's module or the facade: they meet through :mod:`.base`.
+No part imports another part's module or the facade: they meet through :mod:`.base`
+(tests/test_architecture.py checks it).
 """
