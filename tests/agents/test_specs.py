@@ -12,7 +12,7 @@ from mayagames.agents import (AGENT_DOCS, AGENT_FACTORIES, LEVELS, HeuristicAgen
 from mayagames.agents import hooks
 from mayagames.core import toy_heuristic
 from mayagames.core.game import GamePlugin
-from mayagames.agents.mcts import win_chances
+from mayagames.agents.mcts import blend, margin_rewards, win_chances
 from mayagames.cli import app
 from mayagames.core import GameRecord, get_game, new_game, verify
 from mayagames.core.toy import HIDDEN
@@ -46,6 +46,7 @@ def test_budgets_and_settings_are_parsed():
     by_game = make_agent("heuristic:depth=tikal:2/Tzolkin:4")
     assert by_game.depth is None and by_game.depth_by_game == {"tikal": 2, "tzolkin": 4}
     assert make_agent("mcts:10i,worlds=16").worlds == 16 and make_agent("mcts:10i").worlds == 0
+    assert make_agent("mcts:10i,margin=0.3").margin == 0.3 and make_agent("mcts:10i").margin == 0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -57,7 +58,8 @@ def test_budgets_and_settings_are_parsed():
     ("heuristic:depth=0", "depth must be between"), ("heuristic:depth=9", "depth must be between"),
     ("heuristic:depth=1.5", "whole number"), ("heuristic:depth=tikal:x", "whole number"),
     ("heuristic:depth=:2", "whole number"), ("heuristic:depth=tikal:9", "depth must be between"), ("mcts:10i,worlds=2.5", "whole number"),
-    ("mcts:10i,worlds=-3", "worlds"),
+    ("mcts:10i,worlds=-3", "worlds"), ("mcts:10i,margin=1.5", "margin must be between"),
+    ("mcts:10i,margin=much", "number"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -111,6 +113,16 @@ def test_win_chances_are_a_softmax():
     chances = win_chances([10.0, 10.0, 4.0], temperature=2.0)
     assert sum(chances) == pytest.approx(1.0)
     assert chances[0] == chances[1] > chances[2] > 0
+
+
+def test_margin_rewards_keep_counting_points_past_a_sure_win():
+    sure, surer = win_chances([100.0, 0.0], 12.0), win_chances([140.0, 0.0], 12.0)  # 1 - 2e-4, 1 - 9e-6
+    assert surer[0] - sure[0] < 1e-3  # a win chance hardly tells them apart
+    wide, wider = margin_rewards([100.0, 0.0], 48.0), margin_rewards([140.0, 0.0], 48.0)
+    assert 0.5 < wide[0] < wider[0] < 1 and wider[1] < wide[1] < 0.5
+    assert margin_rewards([7.0, 7.0, 3.0], 10.0)[:2] == [0.5, 0.5]  # margin over the best other
+    mixed = blend(sure, wider, 0.25)
+    assert mixed[0] == pytest.approx(0.75 * sure[0] + 0.25 * wider[0])
 
 
 # --- terminal play ------------------------------------------------------------------

@@ -48,6 +48,7 @@ from .hooks import Estimator, estimator, has_estimator, score_scale, sensible_fi
 DEFAULT_C = 0.7  # UCB exploration constant for rewards in [0, 1]
 DEFAULT_CUTOFF = 30  # rollout plies before the estimate, for games with a heuristic
 DEFAULT_PRIOR = 1.0  # weight of the heuristic's progressive bias at the root
+MARGIN_SCALE = 4.0  # margin rewards: the score margin's scale, in score-scale units
 
 
 class Node:
@@ -94,6 +95,22 @@ def win_chances(estimate: Sequence[float], temperature: float) -> list[float]:
     return [w / total for w in weights]
 
 
+def margin_rewards(scores: Sequence[float], scale: float) -> list[float]:
+    """Each seat's score margin over its best opponent, squashed to (0, 1): a logistic of
+    the margin over ``scale``. Unlike a win chance it keeps rising past a sure win (and
+    falling past a sure loss), so a search that weighs it still plays for points."""
+    rewards = []
+    for seat, own in enumerate(scores):
+        best_other = max((v for i, v in enumerate(scores) if i != seat), default=own)
+        rewards.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (own - best_other) / scale)))))
+    return rewards
+
+
+def blend(first: Sequence[float], second: Sequence[float], weight: float) -> list[float]:
+    """``(1 - weight) * first + weight * second``, seat by seat."""
+    return [(1.0 - weight) * a + weight * b for a, b in zip(first, second)]
+
+
 class EngineError(RuntimeError):
     """The game engine broke the protocol during a search (e.g. a stuck state)."""
 
@@ -114,7 +131,9 @@ class MCTSAgent:
                  c: float = DEFAULT_C, rollout_plies: int | None = -1,
                  temperature: float | None = None, normalize: bool = True,
                  prior: float = DEFAULT_PRIOR, worlds: int = 0, name: str = "mcts",
-                 eval: str | None = None, sensible: bool = False) -> None:
+                 eval: str | None = None, sensible: bool = False, margin: float = 0.0) -> None:
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError("mcts: margin must be between 0 and 1")
         if iterations is None and seconds is None:
             raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
@@ -135,6 +154,9 @@ class MCTSAgent:
         # sensible: the root's moves are only the game's sensible ones (hooks.sensible_filter,
         # the guard rails of the heuristic bot's ``sensible``); the search below is unchanged
         self.sensible = sensible
+        # margin: the weight of the score margin in the reward (margin_rewards), beside the
+        # chance to win; 0 plays only to win
+        self.margin = margin
         self._allowed: frozenset | None = None  # the root's sensible moves while searching
         self._bias: dict[Action, float] = {}  # progressive bias of the root actions
         self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
@@ -321,16 +343,22 @@ class MCTSAgent:
                 best_action, best_value = action, value
         return best_action
 
-    @staticmethod
-    def _rollout(state: State, rand: Callable[[], float], estimate: Estimator, cutoff: int | None,
-                 temperature: float) -> list[float]:
+    def _rollout(self, state: State, rand: Callable[[], float], estimate: Estimator,
+                 cutoff: int | None, temperature: float) -> list[float]:
         """Uniformly random moves (``rand``: floats in [0, 1)) for ``cutoff`` plies or to the end."""
         limit = state.info.max_decisions if cutoff is None else cutoff
         if state.playout(rand, limit) < limit and state.current_player is not None:
             legal_or_fail(state)  # stopped with no legal action: an engine bug
         if state.current_player is None:
+            if self.margin:
+                return blend(state.returns(), margin_rewards(state.scores(), temperature * MARGIN_SCALE),
+                             self.margin)
             return state.returns()
-        return win_chances(estimate(state), temperature)
+        scores = estimate(state)
+        if self.margin:
+            return blend(win_chances(scores, temperature),
+                         margin_rewards(scores, temperature * MARGIN_SCALE), self.margin)
+        return win_chances(scores, temperature)
 
     @staticmethod
     def _best_root_action(root: Node, legal: Sequence[Action], rng: Rng) -> Action:
