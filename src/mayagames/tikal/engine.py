@@ -179,6 +179,12 @@ def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
     found = unwritable(s, a)
     if found is not None:
         return found
+    return why_illegal(s, a)
+
+
+def why_illegal(s: "TikalState", a: object) -> IllegalAction:
+    """:func:`explain_illegal` of an action that some notation writes: an unknown hex name,
+    the end of the game, the top frame's refusal, or the phase's outside the stack."""
     try:
         for name in ("hex", "from_hex", "to_hex"):
             value = getattr(a, name, "")

@@ -1188,7 +1188,7 @@ def settle(s: "TzolkinState") -> None:
     while s.phase != OVER:
         fr = s.stack[-1]
         if not fr.auto:                  # a real decision (turn, placing, picking, ...)
-            s.legal = fr.legal_actions(s)
+            s._legal = fr.legal_actions(s)
             return
         if type(fr) is PayBlocks and blocks(s.p[s.cur]) == fr.blocks:
             P = s.p[s.cur]           # every block must go: no choice left
@@ -1202,9 +1202,9 @@ def settle(s: "TzolkinState") -> None:
             else:
                 s.stack.pop()        # a privilege that cannot be used is wasted
             continue
-        s.legal = opts
+        s._legal = opts
         return
-    s.legal = []
+    s._legal = []
 
 
 def current_options(s: "TzolkinState") -> list[Any]:
