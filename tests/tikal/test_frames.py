@@ -9,7 +9,7 @@ from mayagames.tikal import positions, testing
 from mayagames.tikal.engine import turn_refusal
 from mayagames.tikal.frames import FRAME_CLASSES
 from mayagames.tikal.positions import action_phase, ap_turn, fresh, play, put
-from mayagames.tikal.rules import ApTurn, ap_refusal, rm_refusal
+from mayagames.tikal.flow import ApTurn, ap_refusal, rm_refusal
 
 
 def test_every_frame_kind_is_a_typed_sub_decision_with_named_fields():
@@ -80,7 +80,7 @@ def test_yes_no_site_checks_agree_with_the_refusals():
     """The AP turn lists temple and ruin actions by yes/no checks that write no message
     (issue 16); each agrees with the refusal it stands for, on every site, seat and tally."""
     from mayagames.tikal.model import RUINS, TEMPLE
-    from mayagames.tikal.rules import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
+    from mayagames.tikal.flow import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
                                        unearth_refusal)
     checked, seen = 0, set()
     for i, s in enumerate(_positions(2)):

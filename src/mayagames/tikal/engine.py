@@ -1,7 +1,7 @@
 """The Tikal Legend forward model's entry points: legal actions, transitions and why an
 action is illegal, by phase; and the turn step that plays cards and uses director powers.
 
-It is the top of the rules (docs/design.md, "Import order"): ``rules`` (round
+It is the top of the rules (docs/design.md, "Import order"): ``flow`` (round
 management, AP actions, scorings and their frames), ``cards`` (card effects) and
 ``powers`` (director powers) define the typed sub-decisions (:mod:`.frames`); an open one
 answers for itself. This module adds what needs all three (a turn offers cards and
@@ -20,7 +20,7 @@ from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy,
 from .cards import CARD_RULES, card_refusal, start_card
 from .model import ACTION, OVER, ROUND_MANAGEMENT
 from .powers import power_refusal, power_usable, use_power
-from .rules import (Refusal, activate_token, can_pass, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
+from .flow import (Refusal, activate_token, can_pass, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
                     pass_turn, place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, tables, use_alone)
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The Tikal Legend game state: flat lists and ints, cheap to copy.
 
-State is data; the rules (``rules.py``, ``cards.py``, ``powers.py``, ``scoring.py``) are
+State is data; the rules (``flow.py``, ``cards.py``, ``powers.py``, ``scoring.py``) are
 functions over it. Hexes, edges, seats, treasure types and cards are small integers:
 
 * ``kind[h]`` (``JUNGLE``, ``BASE_CAMP``, ``TEMPLE``, ...), ``tile_on[h]`` (tile index or -1),
@@ -111,7 +111,7 @@ class TikalState(FrameStackState):
         written directly (a scenario, a test): the hexes-by-kind index is re-derived from
         ``kind`` and the cached legal actions (with an AP turn's kept lists) are dropped.
 
-        The engine keeps both true through its own writes (only :func:`.rules.place_tile`
+        The engine keeps both true through its own writes (only :func:`.flow.place_tile`
         changes ``kind``, and it updates the index), so it never compares ``kind`` with the
         index on its own; the position helpers (:mod:`.positions`) call this themselves."""
         self._index_kinds()

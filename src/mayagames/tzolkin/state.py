@@ -13,8 +13,8 @@ from ..core.errors import IllegalAction
 from ..core.framestack import FrameStackState
 from ..core.game import GameInfo, State
 from ..core.rng import Rng
-from . import frames
-from .frames import DRAFT_TILES, Frame, settle
+from . import flow
+from .flow import DRAFT_TILES, Frame, settle
 from .actions import Keep
 from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
@@ -97,7 +97,7 @@ class TzolkinState(FrameStackState):
         self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
         # shuffles a search's world still owes (.deferred; never in a game or a view)
         self.deferred: Deferred | None = None
-        frames.settle(self)
+        flow.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
         order = list(range(len(DATA.monuments)))
@@ -158,13 +158,13 @@ class TzolkinState(FrameStackState):
         self._legal = value
 
     def _list_legal(self) -> list[Any]:
-        """The top frame's legal actions, nothing resolved (:func:`.frames.current_options`:
+        """The top frame's legal actions, nothing resolved (:func:`.flow.current_options`:
         a view's cache is worked out on demand; a true state's is always settled)."""
-        return frames.current_options(self)
+        return flow.current_options(self)
 
     def _advance(self, action: Any) -> None:
         """Play a legal action on the top frame, then settle the next real decision and cache
-        its legal list (:func:`.frames.settle`, its common case inlined)."""
+        its legal list (:func:`.flow.settle`, its common case inlined)."""
         self.stack[-1].apply(self, action)
         if self.phase != OVER:
             top = self.stack[-1]
@@ -174,7 +174,7 @@ class TzolkinState(FrameStackState):
         settle(self)
 
     def _why_illegal(self, action: Any) -> IllegalAction:
-        return frames.explain(self, action)
+        return flow.explain(self, action)
 
     def scores(self) -> list[float]:
         if self.phase == OVER:
@@ -238,7 +238,7 @@ class TzolkinState(FrameStackState):
             rng.shuffle(pool)
             full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
             if full._legal is None:
-                frames.settle(full)
+                flow.settle(full)
             return full
         return sample
 
@@ -279,7 +279,7 @@ class TzolkinState(FrameStackState):
                 full.deferred = Deferred(rng.state, shuffles)
             rng.skip(draws)
             if full._legal is None:
-                frames.settle(full)
+                flow.settle(full)
             return full
         return sample
 
