@@ -23,6 +23,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tzolkin.model", "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.flow",
     "mayagames.tzolkin.deferred",
     "mayagames.tikal.heuristic", "mayagames.tzolkin.heuristic",   # the searches' leaf estimates
+    "mayagames.core.framestack",   # both states' base: the protocol methods and the rollout loop
 )
 
 

@@ -137,3 +137,32 @@ def test_the_hex_index_follows_the_board_when_a_scenario_writes_kind_and_refresh
     c.kind[h] = JUNGLE
     c.refresh()
     assert h in c.hexes_by_kind[JUNGLE] and h in s.hexes_by_kind[LAKE]  # the copy's index is its own
+
+
+def test_round_management_and_the_turn_step_are_frames_kept_off_the_stack():
+    """With the stack empty, the phase's frame decides (issue 25 item 1): Round Management
+    and the action phase's turn step answer ``legal_actions``, ``apply`` and ``why_illegal``
+    like any frame, and are never pushed, so what the stack shows is unchanged."""
+    from mayagames.tikal.engine import PHASE_FRAMES, ActionTurn
+    from mayagames.tikal.flow import RoundManagement
+    from mayagames.tikal.model import ACTION, OVER, ROUND_MANAGEMENT
+
+    s, rng, seen = fresh(2, seed=4), Rng(4), set()
+    while s.current_player is not None:
+        frame = s.deciding_frame()
+        assert not any(f in PHASE_FRAMES for f in s.stack)
+        if s.stack:
+            assert frame is s.stack[-1]
+        else:
+            assert type(frame) is {ROUND_MANAGEMENT: RoundManagement, ACTION: ActionTurn}[s.phase]
+            assert frame.legal_actions(s) == s.legal_actions()
+            seen.add(s.phase)
+            wrong = next(a for a in FRAME_SAMPLES if a not in s.legal_actions())
+            assert frame.why_illegal(s, wrong).rule == s.explain_illegal(wrong).rule
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    assert seen == {ROUND_MANAGEMENT, ACTION} and s.phase == OVER and s.legal_actions() == []
+    assert s.explain_illegal(FRAME_SAMPLES[0]).message == "the game is over"
+
+
+FRAME_SAMPLES = [testing.fresh(2).parse_action(text) for text in ("pass", "take statuette 1", "end")]

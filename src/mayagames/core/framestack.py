@@ -19,9 +19,11 @@ Where the two games differ, the difference is a hook, documented on it:
 * :meth:`_advance` plays a legal action: Tzolk'in settles the forced steps that follow and
   caches the next legal list at once (``apply`` then validates by a membership test);
   Tikal leaves the cache empty, worked out when asked;
-* :meth:`_list_legal` works the legal list out: the top frame's in Tzolk'in, the top frame
-  or the phase outside the stack in Tikal (Round Management and the action phase's turn
-  step are not frames, docs/design.md);
+* :meth:`deciding_frame` is the frame that answers now: the top of the stack in Tzolk'in;
+  in Tikal, with the stack empty, the phase's frame (Round Management, the action phase's
+  turn step), kept off the stack so that what the stack shows stays as it was;
+* :meth:`_list_legal` works the legal list out (Tzolk'in's top frame, nothing resolved;
+  Tikal's deciding frame);
 * :meth:`_why_illegal`: the top frame's refusal; Tikal first checks hex names and asks its
   phases when the stack is empty;
 * ``frames_mutable``: Tikal's frames change in place (an AP turn counts its points down),
@@ -95,6 +97,14 @@ class FrameStackState(State):
     @property
     def pending(self) -> Any:
         """The open frame (the top of the stack), or None."""
+        return self.stack[-1] if self.stack else None
+
+    def deciding_frame(self) -> Any:
+        """Hook: the frame that answers now: the top of the stack, or the frame under it.
+        Default: the top (Tzolk'in's turns are frames on the stack; None once the game is
+        over). Tikal answers with its phase's frame when the stack is empty (Round
+        Management, the action phase's turn step), a frame kept off the stack so that what
+        the stack shows is unchanged."""
         return self.stack[-1] if self.stack else None
 
     # --- actions -------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..core.compiling import mypyc_attr
+from ..core.frames import SubDecision
 from .actions import (END, STONE, TRADE, At, Camp, Clear, Deploy, Discard, End, Give, Guardian, Keep, Move,
                       PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP, TakeCard, TakeStatuette,
                       TakeTile, Token,
@@ -191,6 +192,29 @@ def start_action_phase(s: TikalState) -> None:
     s.phase = ACTION
     s.passed = [False] * s.num_players
     s.turn = s.order[0]
+
+
+@mypyc_attr(native_class=False)
+class RoundManagement(SubDecision["TikalState"]):
+    """Rule 4 as a frame: the seat whose turn it is takes one item (a statuette space, an AP
+    token, a tile or a card). It is a *phase frame*: never on ``state.stack`` (what the
+    stack, ``to_dict()`` and the encoders show is unchanged), it answers when the stack is
+    empty and the phase is Round Management (:data:`.engine.PHASE_FRAMES`)."""
+
+    __slots__ = ()
+    kind = "round_management"
+
+    def legal_actions(self, state: TikalState) -> list:
+        return rm_legal(state)
+
+    def apply(self, state: TikalState, action: Any) -> None:
+        rm_apply(state, action)
+
+    def why_illegal(self, state: TikalState, action: Any) -> IllegalAction:
+        return refused(rm_refusal(state, action) or (RM, "not an item you may take now"), action)
+
+
+ROUND_MANAGEMENT_FRAME = RoundManagement()
 
 
 # ============================================================================ 5. Action phase: a turn

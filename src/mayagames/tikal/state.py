@@ -12,8 +12,11 @@ functions over it. Hexes, edges, seats, treasure types and cards are small integ
 * ``explorers[s*H+h]`` and ``leaders[s*H+h]``: figures of seat s on hex h.
 
 A compound turn is a stack of typed sub-decisions (:class:`~.model.TikalFrame` subclasses,
-listed in :mod:`.frames`: an AP turn, the choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
-seat whose turn it is.
+listed in :mod:`.frames`: an AP turn, the choice of a hex for a tile, ...). With the stack
+empty, the phase's frame answers (Round Management, a turn of the action phase: frames kept
+off the stack, :meth:`TikalState.deciding_frame`). The current player is the seat of the top
+frame, or the seat whose turn it is. The protocol methods and ``clone()`` are
+:class:`~mayagames.core.framestack.FrameStackState`'s.
 """
 
 from __future__ import annotations
@@ -283,18 +286,22 @@ class TikalState(FrameStackState):
     frames_mutable = True
     game_over = ("11: Final Scoring", "the game is over")
 
+    def deciding_frame(self) -> Any:
+        """The top frame or, the stack empty, the phase's frame (:data:`.engine.PHASE_FRAMES`:
+        :class:`.flow.RoundManagement`, :class:`.engine.ActionTurn`), never on the stack."""
+        return _engine.deciding_frame(self)
+
     def _list_legal(self) -> list:
-        """The top frame's legal actions, or the phase's outside the stack (Round
-        Management, the action phase's turn step: :func:`.engine.legal_actions`)."""
+        """The deciding frame's legal actions (:func:`.engine.legal_actions`)."""
         return _engine.legal_actions(self)
 
     def _advance(self, action: Any) -> None:
-        """A legal action played on the top frame or the phase (:func:`.engine.apply_action`);
-        the next legal list is worked out when asked."""
+        """A legal action played on the deciding frame (:func:`.engine.apply_action`); the
+        next legal list is worked out when asked."""
         _engine.apply_action(self, action)
 
     def _why_illegal(self, action: Any) -> IllegalAction:
-        """Unknown hex names first, then the top frame or the phase
+        """Unknown hex names first, the end of the game, then the deciding frame
         (:func:`.engine.why_illegal`)."""
         return _engine.why_illegal(self, action)
 
