@@ -34,9 +34,11 @@ def test_both_states_are_frame_stack_states_with_no_private_protocol(game):
     cls = GAMES[game]
     assert issubclass(cls, FrameStackState)
     # the shared machinery lives in the base: the games fill hooks, they do not redefine it
-    for name in ("legal_actions", "legal_cached", "apply", "apply_unchecked", "playout",
-                 "explain_illegal", "clone", "invariants"):
+    for name in ("legal_actions", "legal_cached", "apply", "playout", "explain_illegal", "clone",
+                 "invariants"):
         assert name not in vars(cls), f"{cls.__name__} redefines {name}"
+    # apply_unchecked is the game's _advance hook itself, bound by the base (one call)
+    assert cls.apply_unchecked is cls._apply is vars(cls)["_advance"]
 
 
 @pytest.mark.parametrize("game", GAMES)

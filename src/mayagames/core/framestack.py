@@ -71,10 +71,14 @@ class FrameStackState(State):
     frames_mutable: ClassVar[bool] = False
     #: the refusal of any action once the game is over (:meth:`_why_illegal`)
     game_over: ClassVar[Refusal] = ("end of game", "the game is over")
+    #: hook: the value of ``phase`` once the game is over, and only then (``current_player``
+    #: is None exactly then: :meth:`invariants` checks it); the rollout loop reads it
+    over_phase: ClassVar[int] = -1
 
     stack: list[Any]
     _legal: list[Any] | None
     rng: Rng
+    phase: int
 
     # --- the declared fields ---------------------------------------------------------------
     @classmethod
@@ -114,9 +118,19 @@ class FrameStackState(State):
 
     def _advance(self, action: Any) -> None:
         """Hook: play a legal action (the top frame's transition and what follows without a
-        decision). It may leave the next legal list in ``_legal`` (Tzolk'in) or leave it
-        ``None`` (Tikal): :meth:`apply_unchecked` empties the cache before calling it."""
+        decision) and leave ``_legal`` right: the next legal list (Tzolk'in settles it at
+        once) or ``None`` (Tikal works it out when asked). :meth:`apply_unchecked` *is* this
+        method (see :meth:`__init_subclass__`)."""
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class that fills :meth:`_advance` gets it as its ``apply_unchecked`` and
+        ``_apply`` too: a search's hottest call stays one call, not a call of a call."""
+        super().__init_subclass__(**kwargs)
+        advance = vars(cls).get("_advance")
+        if advance is not None:
+            setattr(cls, "apply_unchecked", advance)
+            setattr(cls, "_apply", advance)
 
     def legal_actions(self) -> list[Any]:
         """The legal actions, a new list (the cache is shared by clones and views)."""
@@ -142,16 +156,14 @@ class FrameStackState(State):
             legal = self._legal = self._list_legal()
         if action not in legal:
             raise self.explain_illegal(action)
-        self._legal = None
         self._advance(action)
 
     def _apply(self, action: Any) -> None:
-        self._legal = None
         self._advance(action)
 
     def apply_unchecked(self, action: Any) -> None:
-        """Apply an action known to be legal (taken from :meth:`legal_actions`)."""
-        self._legal = None
+        """Apply an action known to be legal (taken from :meth:`legal_actions`): the game's
+        :meth:`_advance` (a subclass gets it under this name)."""
         self._advance(action)
 
     def playout(self, rand: Callable[[], float], plies: int) -> int:
@@ -159,16 +171,15 @@ class FrameStackState(State):
         picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
         :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves);
         returns the decisions made (fewer when the game ends, or has no legal action)."""
-        advance, list_legal = self._advance, self._list_legal
+        advance, list_legal, over = self._advance, self._list_legal, self.over_phase
         for done in range(plies):
-            if self.current_player is None:
+            if self.phase == over:     # current_player is None (checked by invariants())
                 return done
             legal = self._legal
             if legal is None:
                 legal = self._legal = list_legal()
             if not legal:
                 return done            # an engine bug: the caller reports it
-            self._legal = None
             advance(legal[int(rand() * len(legal))])
         return plies
 
@@ -208,7 +219,11 @@ class FrameStackState(State):
     def invariants(self) -> list[str]:
         """The declared field list checked (:meth:`undeclared_fields`), then the game's
         conservation laws (:meth:`game_invariants`)."""
-        return self.undeclared_fields() + self.game_invariants()
+        problems = self.undeclared_fields()
+        if (self.phase == self.over_phase) != (self.current_player is None):
+            problems.append(f"phase {self.phase} and current player {self.current_player} disagree on "
+                            "whether the game is over")
+        return problems + self.game_invariants()
 
     def game_invariants(self) -> list[str]:
         """Hook: the game's broken conservation laws (empty when all is well)."""

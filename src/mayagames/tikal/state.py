@@ -285,6 +285,7 @@ class TikalState(FrameStackState):
     #: copies each one (docs/design.md, "Why mutable frames")
     frames_mutable = True
     game_over = ("11: Final Scoring", "the game is over")
+    over_phase = OVER
 
     def deciding_frame(self) -> Any:
         """The top frame or, the stack empty, the phase's frame (:data:`.engine.PHASE_FRAMES`:
@@ -298,6 +299,7 @@ class TikalState(FrameStackState):
     def _advance(self, action: Any) -> None:
         """A legal action played on the deciding frame (:func:`.engine.apply_action`); the
         next legal list is worked out when asked."""
+        self._legal = None
         _engine.apply_action(self, action)
 
     def _why_illegal(self, action: Any) -> IllegalAction:

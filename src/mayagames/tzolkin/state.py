@@ -157,6 +157,8 @@ class TzolkinState(FrameStackState):
     def legal(self, value: list[Any] | None) -> None:
         self._legal = value
 
+    over_phase = OVER
+
     def _list_legal(self) -> list[Any]:
         """The top frame's legal actions, nothing resolved (:func:`.flow.current_options`:
         a view's cache is worked out on demand; a true state's is always settled)."""
