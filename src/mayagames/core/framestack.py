@@ -16,9 +16,9 @@ the TAG framework's ``IExtendedSequence``) keeps in :class:`FrameStackState`:
 
 Where the two games differ, the difference is a hook, documented on it:
 
-* :meth:`_advance` plays a legal action: Tzolk'in settles the forced steps that follow and
-  caches the next legal list at once (``apply`` then validates by a membership test);
-  Tikal leaves the cache empty, worked out when asked;
+* :meth:`_advance` plays a legal action (and is ``apply_unchecked`` itself): Tzolk'in
+  settles the forced steps that follow and caches the next legal list at once (``apply``
+  then validates by a membership test); Tikal empties the cache, worked out when asked;
 * :meth:`deciding_frame` is the frame that answers now: the top of the stack in Tzolk'in;
   in Tikal, with the stack empty, the phase's frame (Round Management, the action phase's
   turn step), kept off the stack so that what the stack shows stays as it was;
@@ -28,6 +28,7 @@ Where the two games differ, the difference is a hook, documented on it:
   phases when the stack is empty;
 * ``frames_mutable``: Tikal's frames change in place (an AP turn counts its points down),
   so each copy copies them; Tzolk'in's are frozen and a copy copies the list only;
+* ``over_phase`` (the phase once the game is over) and ``game_over`` (the refusal then);
 * :meth:`game_invariants`: each game's conservation laws.
 
 Deliberately no ``__slots__`` and no native class (``@mypyc_attr(native_class=False)``): a
@@ -48,7 +49,7 @@ from .rng import Rng
 class FrameStackState(State):
     """A game state driven by a stack of decision frames (see the module's text).
 
-    A subclass sets ``stack``, ``_legal`` and ``rng`` besides :class:`State`'s fields,
+    A subclass sets ``stack``, ``_legal``, ``rng`` and ``phase`` besides :class:`State`'s fields,
     declares its own fields in the four ``*_fields`` tuples, and fills the hooks
     :meth:`_list_legal` and :meth:`_advance` (and :meth:`game_invariants`).
     """
