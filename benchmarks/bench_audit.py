@@ -119,7 +119,7 @@ def final_tzolkin(s: Any, q: int, c: dict) -> None:
 
 def audit_tikal(s: Any, action: Any, legal: list, c: dict) -> None:
     from mayagames.tikal.actions import End
-    from mayagames.tikal.rules import ApTurn
+    from mayagames.tikal.flow import ApTurn
     top = s.stack[-1] if s.stack else None
     if isinstance(action, End) and isinstance(top, ApTurn) and top.points > 0:
         c["end_ap"] += 1

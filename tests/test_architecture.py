@@ -218,7 +218,7 @@ def random_draws(seed: int):
     return lambda: rng.randbelow(1 << 30) / (1 << 30)
 
 
-GAME_RULES = ("mayagames.tikal.rules", "mayagames.tzolkin.rules")
+GAME_RULES = ("mayagames.tikal.flow", "mayagames.tzolkin.rules")  # where each keeps its checks
 
 
 @pytest.mark.parametrize("module", GAME_RULES)
@@ -477,3 +477,41 @@ def test_the_players_side_plugs_into_the_typed_hooks(tmp_path):
         assert getattr(TableFeature, method).__doc__, method
     service.db_pool.shutdown()
     service.db.dispose()
+
+
+# --- module roles: one name, one job in both games (issue 25 item 2) ----------------------
+OLD_NAMES = {"mayagames.tikal.rules": "mayagames.tikal.flow", "mayagames.tzolkin.frames": "mayagames.tzolkin.flow"}
+
+
+@pytest.mark.parametrize("game", ["tikal", "tzolkin"])
+def test_flow_is_the_forward_model_and_frames_the_index_of_its_kinds(game):
+    """``flow.py`` defines the game's decision frames (with ``cards.py`` and ``powers.py`` in
+    Tikal); ``frames.py`` maps each kind to its class, every frame class of the package."""
+    import importlib
+    import inspect
+
+    # a game's sub-decisions (Tikal's phase frames, never on the stack, are not indexed)
+    SubDecision = importlib.import_module(f"mayagames.{game}.model").TikalFrame if game == "tikal" \
+        else importlib.import_module("mayagames.tzolkin.flow").Frame
+    flow = importlib.import_module(f"mayagames.{game}.flow")
+    index = importlib.import_module(f"mayagames.{game}.frames").FRAME_CLASSES
+    defined = {cls for module in (flow, *(importlib.import_module(f"mayagames.{game}.{m}")
+                                          for m in (("cards", "powers") if game == "tikal" else ())))
+               for cls in vars(module).values()
+               if inspect.isclass(cls) and issubclass(cls, SubDecision) and cls.__module__ == module.__name__
+               and not inspect.isabstract(cls) and cls.kind}
+    assert any(cls.__module__ == flow.__name__ for cls in defined)
+    assert set(index.values()) == defined
+    assert all(kind == cls.kind for kind, cls in index.items())
+
+
+@pytest.mark.parametrize("old, new", OLD_NAMES.items())
+def test_old_module_names_re_export_the_same_objects(old, new):
+    """Researchers' imports of the first names keep working: the very same objects, private
+    names included (a module-level ``_`` name of the new module is there too)."""
+    import importlib
+
+    before, after = importlib.import_module(old), importlib.import_module(new)
+    names = [name for name in vars(after) if not name.startswith("__")]
+    assert len(names) > 50 and any(name.startswith("_") for name in names)
+    assert all(getattr(before, name) is getattr(after, name) for name in names)

@@ -17,12 +17,13 @@ __version__ = "0.1.0"
 #: modules of frozen dataclasses (actions, components): mypyc's native frozen dataclasses
 #: cannot be unpickled (docs/design.md)
 COMPILED_MODULES: tuple[str, ...] = (
-    "mayagames.tikal.model", "mayagames.tikal.scoring", "mayagames.tikal.rules", "mayagames.tikal.cards",
+    "mayagames.tikal.model", "mayagames.tikal.scoring", "mayagames.tikal.flow", "mayagames.tikal.cards",
     "mayagames.tikal.powers", "mayagames.tikal.frames", "mayagames.tikal.engine", "mayagames.tikal.positions",
     "mayagames.tikal.hidden",
-    "mayagames.tzolkin.model", "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.frames",
+    "mayagames.tzolkin.model", "mayagames.tzolkin.effects", "mayagames.tzolkin.rules", "mayagames.tzolkin.flow",
     "mayagames.tzolkin.deferred",
     "mayagames.tikal.heuristic", "mayagames.tzolkin.heuristic",   # the searches' leaf estimates
+    "mayagames.core.framestack",   # both states' base: the protocol methods and the rollout loop
 )
 
 

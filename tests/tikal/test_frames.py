@@ -9,7 +9,7 @@ from mayagames.tikal import positions, testing
 from mayagames.tikal.engine import turn_refusal
 from mayagames.tikal.frames import FRAME_CLASSES
 from mayagames.tikal.positions import action_phase, ap_turn, fresh, play, put
-from mayagames.tikal.rules import ApTurn, ap_refusal, rm_refusal
+from mayagames.tikal.flow import ApTurn, ap_refusal, rm_refusal
 
 
 def test_every_frame_kind_is_a_typed_sub_decision_with_named_fields():
@@ -80,7 +80,7 @@ def test_yes_no_site_checks_agree_with_the_refusals():
     """The AP turn lists temple and ruin actions by yes/no checks that write no message
     (issue 16); each agrees with the refusal it stands for, on every site, seat and tally."""
     from mayagames.tikal.model import RUINS, TEMPLE
-    from mayagames.tikal.rules import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
+    from mayagames.tikal.flow import (clear_ok, clear_refusal, guardian_ok, guardian_refusal, unearth_ok,
                                        unearth_refusal)
     checked, seen = 0, set()
     for i, s in enumerate(_positions(2)):
@@ -137,3 +137,32 @@ def test_the_hex_index_follows_the_board_when_a_scenario_writes_kind_and_refresh
     c.kind[h] = JUNGLE
     c.refresh()
     assert h in c.hexes_by_kind[JUNGLE] and h in s.hexes_by_kind[LAKE]  # the copy's index is its own
+
+
+def test_round_management_and_the_turn_step_are_frames_kept_off_the_stack():
+    """With the stack empty, the phase's frame decides (issue 25 item 1): Round Management
+    and the action phase's turn step answer ``legal_actions``, ``apply`` and ``why_illegal``
+    like any frame, and are never pushed, so what the stack shows is unchanged."""
+    from mayagames.tikal.engine import PHASE_FRAMES, ActionTurn
+    from mayagames.tikal.flow import RoundManagement
+    from mayagames.tikal.model import ACTION, OVER, ROUND_MANAGEMENT
+
+    s, rng, seen = fresh(2, seed=4), Rng(4), set()
+    while s.current_player is not None:
+        frame = s.deciding_frame()
+        assert not any(f in PHASE_FRAMES for f in s.stack)
+        if s.stack:
+            assert frame is s.stack[-1]
+        else:
+            assert type(frame) is {ROUND_MANAGEMENT: RoundManagement, ACTION: ActionTurn}[s.phase]
+            assert frame.legal_actions(s) == s.legal_actions()
+            seen.add(s.phase)
+            wrong = next(a for a in FRAME_SAMPLES if a not in s.legal_actions())
+            assert frame.why_illegal(s, wrong).rule == s.explain_illegal(wrong).rule
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    assert seen == {ROUND_MANAGEMENT, ACTION} and s.phase == OVER and s.legal_actions() == []
+    assert s.explain_illegal(FRAME_SAMPLES[0]).message == "the game is over"
+
+
+FRAME_SAMPLES = [testing.fresh(2).parse_action(text) for text in ("pass", "take statuette 1", "end")]

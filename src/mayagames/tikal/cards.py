@@ -3,8 +3,8 @@
 A card that takes decisions pushes a typed sub-decision (:class:`RuinDeployment`,
 :class:`TreasureDig`, :class:`TempleBaseDeployment`, :class:`FloorClearing`,
 :class:`BaseCampSetup`, :class:`RecruitChoice`, :class:`ExplorerRecruitment`; card 12 an
-:class:`~.rules.ApTurn`, 13 a :class:`~.rules.StonePlacement`, 16-18 a
-:class:`~.rules.TilePlacement`).
+:class:`~.flow.ApTurn`, 13 a :class:`~.flow.StonePlacement`, 16-18 a
+:class:`~.flow.TilePlacement`).
 
 Each effect has ``playable(state, seat, card)`` (a card may be played only if some part of
 its effect can be done; gap A18 reading) and ``start(state, seat, card) -> bool`` (True if it
@@ -21,7 +21,7 @@ from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
 from .actions import END, At, Camp, Choose, Clear, End, Unearth, make
 from .data import CardDef
-from .rules import (CLEAR, EXPLORER, LEADER, UNEARTH, ApTurn, Refusal, TilePlacement, any_free_hex, camp_actions,
+from .flow import (CLEAR, EXPLORER, LEADER, UNEARTH, ApTurn, Refusal, TilePlacement, any_free_hex, camp_actions,
                     camp_refusal, can_move, can_transfer, clear_floor, clear_ok, clear_refusal, deploy_figure,
                     finish, push, recruit, refused, set_camp, start_stone, unearth, unearth_ok, unearth_refusal)
 from .model import CLEARING, RUINS, TEMPLE, TikalFrame, count_up
@@ -98,7 +98,7 @@ class RuinDeployment(TikalFrame):
 
 # --- cards 4, 5, 6: take the top treasure of a Ruin where you have an EM, 1-3 times ----------
 def dig_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    """A Ruin with treasures and one of your EMs (:func:`~.rules.unearth_refusal` with none
+    """A Ruin with treasures and one of your EMs (:func:`~.flow.unearth_refusal` with none
     taken this turn)."""
     if s.C.limits["treasures_per_ruin"] <= 0:
         return False
@@ -217,7 +217,7 @@ class TempleBaseDeployment(TikalFrame):
 
 # --- card 8: clear up to 2 floors on one Temple ----------------------------------------------
 def clear_playable(s: TikalState, seat: int, card: CardDef) -> bool:
-    """A Temple where :func:`~.rules.clear_refusal` allows a floor (one of your EMs there first)."""
+    """A Temple where :func:`~.flow.clear_refusal` allows a floor (one of your EMs there first)."""
     base, ex, ld = seat * s.H, s.explorers, s.leaders
     for h in s.hexes_by_kind[TEMPLE]:
         if (ex[base + h] or ld[base + h]) and clear_ok(s, seat, h, 0):

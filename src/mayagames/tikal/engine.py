@@ -1,7 +1,7 @@
 """The Tikal Legend forward model's entry points: legal actions, transitions and why an
 action is illegal, by phase; and the turn step that plays cards and uses director powers.
 
-It is the top of the rules (docs/design.md, "Import order"): ``rules`` (round
+It is the top of the rules (docs/design.md, "Import order"): ``flow`` (round
 management, AP actions, scorings and their frames), ``cards`` (card effects) and
 ``powers`` (director powers) define the typed sub-decisions (:mod:`.frames`); an open one
 answers for itself. This module adds what needs all three (a turn offers cards and
@@ -10,40 +10,41 @@ powers). Nothing below imports it, so the package has no import cycle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
+from ..core.compiling import mypyc_attr
 from ..core.errors import IllegalAction
+from ..core.frames import SubDecision
 from ..core.game import unwritable
 from .actions import (ACTIVATE, PASS, Activate, At, Camp, Choose, Clear, Deploy, Discard, End, Give, Guardian,
                       Keep, Move, Pass, PlaceTile, Play, Power, Recruit, Rotate, Side, Stone, Take, TakeAP,
                       TakeCard, TakeStatuette, TakeTile, Token, Trade, Transfer, Unearth, Use)
 from .cards import CARD_RULES, card_refusal, start_card
-from .model import ACTION, OVER, ROUND_MANAGEMENT
+from .model import OVER
 from .powers import power_refusal, power_usable, use_power
-from .rules import (Refusal, activate_token, can_pass, distinct_cards, end_turn, first_card, keep_card, pass_refusal,
-                    pass_turn, place_from_campsite, refused, rm_apply, rm_legal, rm_refusal, tables, use_alone)
+from .flow import (ROUND_MANAGEMENT_FRAME, Refusal, activate_token, can_pass, distinct_cards, end_turn, first_card,
+                   keep_card, pass_refusal, pass_turn, place_from_campsite, refused, tables, use_alone)
 
 if TYPE_CHECKING:
     from .state import TikalState
 
 
 def legal_actions(s: "TikalState") -> list:
-    if s.stack:
-        return s.stack[-1].legal_actions(s)
-    if s.phase == ROUND_MANAGEMENT:
-        return rm_legal(s)
-    if s.phase == ACTION:
-        return turn_legal(s)
-    return []
+    """The legal actions of the frame that decides now (:func:`deciding_frame`)."""
+    stack = s.stack
+    return (stack[-1] if stack else PHASE_FRAMES[s.phase]).legal_actions(s)
 
 
 def apply_action(s: "TikalState", action: object) -> None:
-    if s.stack:
-        s.stack[-1].apply(s, action)
-    elif s.phase == ROUND_MANAGEMENT:
-        rm_apply(s, action)
-    else:
-        turn_apply(s, action)
+    """Play a legal action on the frame that decides now (:func:`deciding_frame`)."""
+    stack = s.stack
+    (stack[-1] if stack else PHASE_FRAMES[s.phase]).apply(s, action)
+
+
+def deciding_frame(s: "TikalState") -> SubDecision["TikalState"]:
+    """The top frame of the stack or, the stack empty, the phase's frame (Round Management,
+    the action phase's turn step; the game's end answers nothing)."""
+    return s.stack[-1] if s.stack else PHASE_FRAMES[s.phase]
 
 
 # ============================================================================ 5. Action phase: a turn
@@ -174,11 +175,59 @@ def card_use_refusal(s: "TikalState", seat: int, a: Play | Use) -> Optional[Refu
     return None
 
 
+@mypyc_attr(native_class=False)
+class ActionTurn(SubDecision["TikalState"]):
+    """Rule 5 as a frame: a turn of the action phase (keep, play or use a card, activate the
+    AP token, place a tile, use a director power, or pass). A *phase frame* like
+    :class:`.flow.RoundManagement`: never on ``state.stack``; it answers when the stack is
+    empty in the action phase. The cards and powers it offers are above :mod:`.flow`, so it
+    lives here."""
+
+    __slots__ = ()
+    kind = "action"
+
+    def legal_actions(self, state: "TikalState") -> list:
+        return turn_legal(state)
+
+    def apply(self, state: "TikalState", action: Any) -> None:
+        turn_apply(state, action)
+
+    def why_illegal(self, state: "TikalState", action: Any) -> IllegalAction:
+        return refused(turn_refusal(state, action) or (TURN, "not one of the legal actions now"), action)
+
+
+@mypyc_attr(native_class=False)
+class GameEnd(ActionTurn):
+    """Under an empty stack once the game is over (and in the final scoring, whose turns are
+    always on the stack): no action; its other answers are the turn step's, as before."""
+
+    __slots__ = ()
+    kind = "over"
+
+    def legal_actions(self, state: "TikalState") -> list:
+        return []
+
+    def why_illegal(self, state: "TikalState", action: Any) -> IllegalAction:
+        return refused(turn_refusal(state, action) or ("4: Round Management", "not an item you may take now"),
+                       action)
+
+
+#: the frame under the stack in each phase (by phase number: Round Management, action,
+#: final scoring, over); none is ever pushed on ``state.stack``
+PHASE_FRAMES: tuple[SubDecision["TikalState"], ...] = (ROUND_MANAGEMENT_FRAME, ActionTurn(), GameEnd(), GameEnd())
+
+
 def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
     """Why ``a`` is not a legal action now: the first check that refuses it, naming its rule."""
     found = unwritable(s, a)
     if found is not None:
         return found
+    return why_illegal(s, a)
+
+
+def why_illegal(s: "TikalState", a: object) -> IllegalAction:
+    """:func:`explain_illegal` of an action that some notation writes: an unknown hex name,
+    the end of the game, the top frame's refusal, or the phase's outside the stack."""
     try:
         for name in ("hex", "from_hex", "to_hex"):
             value = getattr(a, name, "")
@@ -186,15 +235,9 @@ def explain_illegal(s: "TikalState", a: object) -> IllegalAction:
                 s.hex_index(value)  # an unknown hex name is reported first
         if s.phase == OVER:
             return refused(("11: Final Scoring", "the game is over"), a)
-        if s.stack:
-            return s.stack[-1].why_illegal(s, a)
-        refusal = rm_refusal(s, a) if s.phase == ROUND_MANAGEMENT else turn_refusal(s, a)
+        return deciding_frame(s).why_illegal(s, a)
     except IllegalAction as exc:  # e.g. an unknown hex name
         return IllegalAction(exc.rule, exc.message, a)
-    if refusal is None:  # no check refuses it (an action of a kind no phase offers)
-        refusal = (TURN, "not one of the legal actions now") if s.phase == ACTION else \
-            ("4: Round Management", "not an item you may take now")
-    return refused(refusal, a)
 
 
 def reveals_information(s: "TikalState", a: object) -> bool:

@@ -2,7 +2,7 @@
 
 Each class lives beside the rules that open it, so that the modules import each other one
 way (docs/design.md, "Import order"): the AP turn, Trail Stone, terrain tile, kept-card
-discard and trade frames in :mod:`.rules`, the card frames in :mod:`.cards`, the director
+discard and trade frames in :mod:`.flow`, the card frames in :mod:`.cards`, the director
 power frames in :mod:`.powers`. All derive from :class:`~.model.TikalFrame` (itself a
 :class:`mayagames.core.frames.SubDecision`) and own their named fields, their legal
 actions, their transition and why they refuse an action.
@@ -14,7 +14,7 @@ from .cards import (BaseCampSetup, ExplorerRecruitment, FloorClearing, RecruitCh
                     TempleBaseDeployment, TreasureDig)
 from .model import TikalFrame
 from .powers import FisherPlacement, JournalistPick, Relocation, TrackerMoves
-from .rules import ApTurn, KeepDiscard, StonePlacement, TilePlacement, TreasureTrade
+from .flow import ApTurn, KeepDiscard, StonePlacement, TilePlacement, TreasureTrade
 
 #: kind -> class of every sub-decision
 FRAME_CLASSES: dict[str, type[TikalFrame]] = {

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.rng import Rng
-from .rules import ACTION, ApTurn, edge_between, place_tile, set_camp
+from .flow import ACTION, ApTurn, edge_between, place_tile, set_camp
 from .setup_game import new_tikal_game
 from .state import JUNGLE, TikalState
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from ..core.compiling import mypyc_attr
 from .actions import END, At, Choose, Move, TakeCard, make
 from .cards import BaseCampSetup, camp_playable
-from .rules import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, can_move, can_transfer, deploy_figure,
+from .flow import (EXPLORER, LEADER, ApTurn, Refusal, TreasureTrade, can_move, can_transfer, deploy_figure,
                     distinct_names, finish, first_card, move_figure, push, trade_takes)
 from . import scoring as _scoring
 from .model import JUNGLE, LAKE, VOLCANO, TikalFrame, count_up
@@ -211,7 +211,7 @@ def scout(s: TikalState, seat: int) -> None:
 
 def scout_usable(s: TikalState, seat: int) -> bool:
     """Offered only if the 5 AP can buy a deploy, a move or a Base-Camp trip now (what
-    :func:`~.rules.spend_actions` offers a Scout turn)."""
+    :func:`~.flow.spend_actions` offers a Scout turn)."""
     points, cost = int(_params(s, "scout")["points"]), s.C.ap_costs
     return ((points >= cost["deploy"] and (s.avail_explorers[seat] > 0 or s.avail_leaders[seat] > 0))
             or can_move(s, seat, points) or (points >= cost["transfer"] and can_transfer(s, seat)))

@@ -21,7 +21,7 @@ from rich.markup import escape
 from .actions import COLOURS
 from .data import SIDES
 from .scoring import score_breakdown
-from .rules import TilePlacement, distinct_rotations
+from .flow import TilePlacement, distinct_rotations
 from .serialize import prompt
 from .state import (BASE_CAMP, CLEARING, COMMON, JUNGLE, LAKE, PHASE_NAMES, RUINS, TEMPLE, VOLCANO,
                     TikalState)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import DRAWN_LETTERS, Components
-from .rules import draw_tiles, place_tile, refill_display
+from .flow import draw_tiles, place_tile, refill_display
 from .state import TikalState
 
 

@@ -1,6 +1,6 @@
 """The Tikal Legend game state: flat lists and ints, cheap to copy.
 
-State is data; the rules (``rules.py``, ``cards.py``, ``powers.py``, ``scoring.py``) are
+State is data; the rules (``flow.py``, ``cards.py``, ``powers.py``, ``scoring.py``) are
 functions over it. Hexes, edges, seats, treasure types and cards are small integers:
 
 * ``kind[h]`` (``JUNGLE``, ``BASE_CAMP``, ``TEMPLE``, ...), ``tile_on[h]`` (tile index or -1),
@@ -12,18 +12,21 @@ functions over it. Hexes, edges, seats, treasure types and cards are small integ
 * ``explorers[s*H+h]`` and ``leaders[s*H+h]``: figures of seat s on hex h.
 
 A compound turn is a stack of typed sub-decisions (:class:`~.model.TikalFrame` subclasses,
-listed in :mod:`.frames`: an AP turn, the choice of a hex for a tile, ...). The current player is the seat of the top frame, or the
-seat whose turn it is.
+listed in :mod:`.frames`: an AP turn, the choice of a hex for a tile, ...). With the stack
+empty, the phase's frame answers (Round Management, a turn of the action phase: frames kept
+off the stack, :meth:`TikalState.deciding_frame`). The current player is the seat of the top
+frame, or the seat whose turn it is. The protocol methods and ``clone()`` are
+:class:`~mayagames.core.framestack.FrameStackState`'s.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 
-from typing import Any, Callable
+from typing import Any
 
 from ..core.errors import IllegalAction
-from ..core.game import State
+from ..core.framestack import FrameStackState
 from ..core.rng import Rng
 from . import engine as _engine
 from . import hidden as _hidden
@@ -35,13 +38,29 @@ from .model import (ACTION, BASE_CAMP, CLEARING, COMMON, FINAL, HIDDEN, JUNGLE, 
                     index_kinds)
 
 
-class TikalState(State):
+class TikalState(FrameStackState):
     """A Tikal Legend game (or a seat's view of one). Create with :func:`new_tikal_game`."""
 
     # never mutated in place: the legal-action cache is replaced (and handed out as a
     # copy), the setup rules are component data, a scoring's entries are written once
     # (the list itself is copied), the hex index (tuples and a frozenset) is replaced
     shared_on_clone = ("options", "_legal", "setup_rules", "last_scoring", "hexes_by_kind", "temples_and_ruins")
+
+    # --- the declared fields (FrameStackState.clone copies from them; invariants() checks them)
+    shared_fields = (
+        "C", "H", "redacted", "setup_rules", "hexes_by_kind", "temples_and_ruins", "stone_supply",
+        "volcano_supply", "common_camp", "start_order", "round", "phase", "turn", "scoring_kind",
+        "volcano_placer")
+    list_fields = (
+        "kind", "tile_on", "rot", "level", "base_level", "masks", "guardian", "guardian_figure", "camp",
+        "printed", "tokens", "cost", "floors", "blue", "green", "deck", "display", "discard", "box", "down",
+        "bag", "ap_removed", "ap_display", "ap_used", "tile_display", "symbol_supply", "unused_tiles",
+        "tiles_out", "explorers", "leaders", "avail_explorers", "avail_leaders", "unavail_explorers",
+        "unavail_leaders", "removed_explorers", "removed_leaders", "guardians", "museum", "pp", "director",
+        "power_used", "ap_token", "rm_ap", "rm_tiles", "rm_cards", "order", "next_order", "passed",
+        "scoring_queue", "last_scoring")
+    nested_fields = ("camps", "right", "left", "camp_tiles")
+    dict_fields = ("ruin", "piles")
 
     # --- construction -----------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any],
@@ -95,7 +114,7 @@ class TikalState(State):
         written directly (a scenario, a test): the hexes-by-kind index is re-derived from
         ``kind`` and the cached legal actions (with an AP turn's kept lists) are dropped.
 
-        The engine keeps both true through its own writes (only :func:`.rules.place_tile`
+        The engine keeps both true through its own writes (only :func:`.flow.place_tile`
         changes ``kind``, and it updates the index), so it never compares ``kind`` with the
         index on its own; the position helpers (:mod:`.positions`) call this themselves."""
         self._index_kinds()
@@ -261,50 +280,32 @@ class TikalState(State):
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    @property
-    def pending(self) -> TikalFrame | None:
-        """The open sub-decision, if any."""
-        return self.stack[-1] if self.stack else None
+    # --- the frame-stack hooks (:class:`~mayagames.core.framestack.FrameStackState`) ----------
+    #: frames change in place (an AP turn counts its points and tallies down): a copy
+    #: copies each one (docs/design.md, "Why mutable frames")
+    frames_mutable = True
+    game_over = ("11: Final Scoring", "the game is over")
+    over_phase = OVER
 
-    def legal_actions(self) -> list:
-        if self._legal is None:
-            self._legal = _engine.legal_actions(self)
-        return list(self._legal)
+    def deciding_frame(self) -> Any:
+        """The top frame or, the stack empty, the phase's frame (:data:`.engine.PHASE_FRAMES`:
+        :class:`.flow.RoundManagement`, :class:`.engine.ActionTurn`), never on the stack."""
+        return _engine.deciding_frame(self)
 
-    def legal_cached(self) -> list:
-        """The legal actions without copying the cached list (do not mutate it)."""
-        if self._legal is None:
-            self._legal = _engine.legal_actions(self)
-        return self._legal
+    def _list_legal(self) -> list:
+        """The deciding frame's legal actions (:func:`.engine.legal_actions`)."""
+        return _engine.legal_actions(self)
 
-    def _apply(self, action: Any) -> None:
+    def _advance(self, action: Any) -> None:
+        """A legal action played on the deciding frame (:func:`.engine.apply_action`); the
+        next legal list is worked out when asked."""
         self._legal = None
         _engine.apply_action(self, action)
-        self._legal = None
 
-    def playout(self, rand: Callable[[], float], plies: int) -> int:
-        """Up to ``plies`` uniformly random decisions (``rand``: floats in [0, 1); each
-        picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
-        :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves, as
-        Tzolk'in's); returns the decisions made (fewer when the game ends, or has no legal
-        action)."""
-        legal_actions = _engine.legal_actions
-        apply_action = _engine.apply_action
-        for done in range(plies):
-            if not self.stack and self.phase == OVER:
-                return done
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = legal_actions(self)
-            if not legal:
-                return done  # an engine bug: the caller reports it
-            self._legal = None
-            apply_action(self, legal[int(rand() * len(legal))])
-            self._legal = None
-        return plies
-
-    def explain_illegal(self, action: Any) -> IllegalAction:
-        return _engine.explain_illegal(self, action)
+    def _why_illegal(self, action: Any) -> IllegalAction:
+        """Unknown hex names first, the end of the game, then the deciding frame
+        (:func:`.engine.why_illegal`)."""
+        return _engine.why_illegal(self, action)
 
     def scores(self) -> list[float]:
         return [float(p) for p in self.pp]
@@ -312,25 +313,10 @@ class TikalState(State):
     def reveals_information(self, action: Any) -> bool:
         return _engine.reveals_information(self, action)
 
-    def invariants(self) -> list[str]:
+    def game_invariants(self) -> list[str]:
         return _invariants.broken_invariants(self)
 
-    # --- copies -----------------------------------------------------------------------------
-    def clone(self) -> "TikalState":
-        c = TikalState.__new__(TikalState)
-        d, mine = c.__dict__, self.__dict__
-        d.update(mine)
-        # the flat lists, copied in one pass of C-level calls (the bulk of a copy)
-        d.update(zip(_LIST_FIELDS, map(list.copy, map(mine.__getitem__, _LIST_FIELDS))))
-        for name in _NESTED_FIELDS:
-            d[name] = list(map(list.copy, mine[name]))
-        c.ruin = {h: s[:] for h, s in self.ruin.items()}
-        c.piles = {k: v[:] for k, v in self.piles.items()}
-        c.stack = [f.copy() for f in self.stack]
-        c.rng = self.rng.copy()
-        c._legal = self._legal
-        return c
-
+    # --- copies (:meth:`FrameStackState.clone`, from the field lists below) ----------------
     def view(self, seat: int | None) -> "TikalState":
         """What ``seat`` may see: deck order, the AP bag, tile piles and face-down treasures hidden."""
         v = self.clone()
@@ -355,13 +341,3 @@ class TikalState(State):
     def to_dict(self) -> dict[str, Any]:
         return _serialize.state_to_dict(self)
 
-
-_LIST_FIELDS = (
-    "kind", "tile_on", "rot", "level", "base_level", "masks", "guardian", "guardian_figure", "camp",
-    "printed", "tokens", "cost", "floors", "blue", "green", "deck", "display", "discard", "box", "down",
-    "bag", "ap_removed", "ap_display", "ap_used", "tile_display", "symbol_supply", "unused_tiles",
-    "tiles_out", "explorers", "leaders", "avail_explorers", "avail_leaders", "unavail_explorers",
-    "unavail_leaders", "removed_explorers", "removed_leaders", "guardians", "museum", "pp", "director",
-    "power_used", "ap_token", "rm_ap", "rm_tiles", "rm_cards", "order", "next_order", "passed",
-    "scoring_queue", "last_scoring")
-_NESTED_FIELDS = ("camps", "right", "left", "camp_tiles")

@@ -2,7 +2,7 @@
 choice: goods from the bank, temple steps, the items of a starting tile.
 
 Effects that may leave a choice (a technology bonus, a building's effects) push
-decision frames and live with them in :mod:`mayagames.tzolkin.frames`.
+decision frames and live with them in :mod:`mayagames.tzolkin.flow`.
 """
 
 from __future__ import annotations

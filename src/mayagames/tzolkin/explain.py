@@ -1,7 +1,7 @@
 """Why an action is illegal: the rule that forbids it, in words a player understands.
 
 There is no second copy of the rules here: the pending decision frame answers with the
-same checks that decide its legal actions (:meth:`.frames.Frame.refusal`, built on
+same checks that decide its legal actions (:meth:`.flow.Frame.refusal`, built on
 :mod:`.rules`). This module keeps the per-frame texts under their old names.
 
 >>> from mayagames.tzolkin.positions import blank, put_worker
@@ -14,7 +14,7 @@ same checks that decide its legal actions (:meth:`.frames.Frame.refusal`, built 
 
 from __future__ import annotations
 
-from .frames import FRAME_TYPES, explain
+from .flow import FRAME_TYPES, explain
 
 # What the player decides now, and the rule each decision frame belongs to, by frame code.
 FRAME_HELP = {cls.code: cls.help for cls in FRAME_TYPES}

@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
-from .frames import ChooseAction
+from .flow import ChooseAction
 from .model import (CHICHEN_AHEAD, CORN, FARM_DISC, FARM_FREE, FOOD_DAYS, FOOD_KIND, GOLD, ON_GEARS, OVER, READY,
                      SKULL, SPACES, STONE, TECH, TEMPLE, TEMPLE_REWARD, TEMPLE_VP, VP, WOOD, WORKERS)
 from .scoring import corn_value, feeding_cost, monument_vp

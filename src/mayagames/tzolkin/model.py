@@ -2,7 +2,7 @@
 
 A player's goods and markers are one flat ``list[int]`` (cheap to copy); the
 indices below name its fields. Pending decisions are a stack of typed frames
-(:mod:`mayagames.tzolkin.frames`); each frame class carries one of the ``K_*`` codes
+(:mod:`mayagames.tzolkin.flow`); each frame class carries one of the ``K_*`` codes
 below (its position in :data:`FRAME_NAMES`, the order the observation encoders use).
 """
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..core.game import GameEvent, Narration, seat_ref
 from . import actions as A
 from .components import DATA, GEARS, TEMPLES, TRACKS
-from .frames import ChooseAction
+from .flow import ChooseAction
 from .model import (CORN, FOOD_AGE, FOOD_DAYS, FOOD_KIND, GOLD, INSTANCE_TYPE, SKULL, STONE, TECH,
                      TEMPLE, VP, WOOD, WORKERS)
 from .scoring import feeding_cost, final_breakdown

@@ -20,7 +20,7 @@ from typing import Any
 from .components import BUILDING_INDEX, DATA, GEARS, MONUMENT_INDEX, TEMPLES, TRACKS
 from .model import (CORN, DUMMY, EMPTY, FARM_DISC, FARM_FREE, GOLD, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, PLAY, READY, SKULL, STONE, TECH, TEMPLE, VP, WOOD, WORKERS)
-from . import frames
+from . import flow
 from .rules import worker_keys
 from .state import TzolkinState
 
@@ -43,8 +43,8 @@ def blank(players: int = 2, seed: int = 0, options: dict[str, Any] | None = None
         s.dummies = 0
     s.phase = PLAY
     s.at = worker_keys(s)
-    frames.start_round(s)
-    frames.settle(s)
+    flow.start_round(s)
+    flow.settle(s)
     return s
 
 
@@ -52,7 +52,7 @@ def refresh(s: TzolkinState) -> None:
     """Recompute where workers stand and the pending decision's legal actions after
     editing a state."""
     s.at = worker_keys(s)
-    frames.settle(s)
+    flow.settle(s)
 
 
 def set_goods(s: TzolkinState, seat: int, corn: int | None = None, wood: int | None = None,
@@ -199,7 +199,7 @@ def set_turn(s: TzolkinState, seat: int, start_player: int | None = None) -> Non
         s.start_player = start_player
     s.turn_index = (seat - s.start_player) % s.num_players
     s.cur = seat
-    s.stack = [frames.TURN_START]
+    s.stack = [flow.TURN_START]
     s.phase = PLAY
     refresh(s)
 

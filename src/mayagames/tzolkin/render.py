@@ -11,7 +11,7 @@ from .components import DATA, GEARS, TRACKS
 from .model import (CORN, CTILES, DUMMY, EMPTY, FOOD_KIND, HIDDEN, INSTANCE_TYPE, LIGHT,
                      ON_GEARS, OVER, READY, SKULL, SPACES, TECH, TEMPLE, TEMPLE_TOP, VP, WOOD,
                      WORKERS, WTILES)
-from .frames import BuildStep, ChooseAction, MirrorAction, PalenqueHarvest, PlacingWorkers, TurnStart
+from .flow import BuildStep, ChooseAction, MirrorAction, PalenqueHarvest, PlacingWorkers, TurnStart
 from .actions import Build, Do, Harvest
 from .components import ARCHITECTURE, BUILDING_INDEX
 from .model import TEMPLE_VP, B_UXMAL

@@ -4,7 +4,7 @@ it may not, says why.
 Every check returns ``None`` when the thing is allowed and otherwise a :data:`Refusal`,
 ``(rule, message)``: the section of the rulebook and the concrete reason in words a
 player understands (what it costs, what the player has, who holds the space). The
-decision frames (:mod:`mayagames.tzolkin.frames`) build their legal-action lists from
+decision frames (:mod:`mayagames.tzolkin.flow`) build their legal-action lists from
 these checks and answer "why is this illegal?" with the same checks, so the two can
 never disagree (``tests/tzolkin/test_explain.py`` checks it over the whole action space).
 

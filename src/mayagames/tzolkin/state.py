@@ -7,13 +7,14 @@ hides what a seat may not see and resamples it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..core.errors import IllegalAction
-from ..core.game import GameInfo, State, unwritable
+from ..core.framestack import FrameStackState
+from ..core.game import GameInfo, State
 from ..core.rng import Rng
-from . import frames
-from .frames import DRAFT_TILES, Frame, settle
+from . import flow
+from .flow import DRAFT_TILES, Frame, settle
 from .actions import Keep
 from .components import CHICHEN, DATA, GEARS
 from .model import (CORN, CTILES, DRAFT, GOLD, WTILES, DUMMY, EMPTY, FOOD_DAYS, HIDDEN, HOLES, INSTANCE_TYPE,
@@ -35,13 +36,22 @@ def hidden_places(kind: int, view: "TzolkinState") -> tuple[tuple[int, ...], ...
 GEAR_OF_TILE = tuple(GEARS.index(t.gear) for t in DATA.tiles)
 
 
-class TzolkinState(State):
+class TzolkinState(FrameStackState):
     """A Tzolk'in game in progress (or a seat's view of one)."""
 
     info: ClassVar[GameInfo]
     # never mutated in place: the legal-action cache and the last Food Day's unfed
     # counts are replaced, and the cache is handed out as a copy
-    shared_on_clone = ("options", "legal", "last_unfed", "deferred")
+    shared_on_clone = ("options", "_legal", "last_unfed", "deferred")
+
+    # --- the declared fields (FrameStackState.clone copies from them; invariants() checks them)
+    shared_fields = (
+        "phase", "cur", "turn_index", "start_player", "day", "food_done", "age", "sps", "sps_corn",
+        "burned", "skulls", "monument_skulls", "corn_out", "draws", "last_unfed", "revealed", "dummies",
+        "deferred")
+    list_fields = ("jcorn", "jwood", "skull_slots", "display", "building_box", "monument_row",
+                   "monument_box", "dummy_tiles", "tile_box")
+    nested_fields = ("gears", "p", "at", "built", "monuments", "stacks", "dealt", "kept")
 
     # --- creation ---------------------------------------------------------------------
     def __init__(self, num_players: int, seed: int, options: dict[str, Any]) -> None:
@@ -54,7 +64,7 @@ class TzolkinState(State):
         self.phase = DRAFT
         self.cur = 0
         self.stack: list[Frame] = [DRAFT_TILES]   # pending decisions, the top one last
-        self.legal: list[Any] | None = []  # None: not worked out yet
+        self._legal: list[Any] | None = []  # None: not worked out yet
         self.turn_index = 0
         self.start_player = 0          # "who most recently sacrificed something": seat 0
         self.day = 1
@@ -87,7 +97,7 @@ class TzolkinState(State):
         self.at: list[list[int]] = [[] for _ in range(num_players)]   # rules.worker_keys
         # shuffles a search's world still owes (.deferred; never in a game or a view)
         self.deferred: Deferred | None = None
-        frames.settle(self)
+        flow.settle(self)
 
     def _deal_monuments(self, count: int) -> None:
         order = list(range(len(DATA.monuments)))
@@ -137,61 +147,36 @@ class TzolkinState(State):
     def current_player(self) -> int | None:
         return None if self.phase == OVER else self.cur
 
-    def legal_actions(self) -> list[Any]:
-        """The legal actions, a new list (the cache is shared by clones and views)."""
-        legal = self.legal
-        if legal is None:
-            legal = self.legal = frames.current_options(self)
-        return legal[:]
+    # --- the frame-stack hooks (:class:`~mayagames.core.framestack.FrameStackState`) ----------
+    @property
+    def legal(self) -> list[Any] | None:
+        """The cached legal actions (``None``: not worked out yet), under their first name."""
+        return self._legal
 
-    def legal_cached(self) -> list[Any]:
-        """The legal actions without copying the cached list (do not mutate it)."""
-        legal = self.legal
-        if legal is None:
-            legal = self.legal = frames.current_options(self)
-        return legal
+    @legal.setter
+    def legal(self, value: list[Any] | None) -> None:
+        self._legal = value
 
-    def _apply(self, action: Any) -> None:
-        self.apply_unchecked(action)
+    over_phase = OVER
 
-    def apply_unchecked(self, action: Any) -> None:
-        """Apply an action known to be legal (taken from :meth:`legal_actions`); then the
-        next real decision is settled (:func:`.frames.settle`, its common case inlined)."""
+    def _list_legal(self) -> list[Any]:
+        """The top frame's legal actions, nothing resolved (:func:`.flow.current_options`:
+        a view's cache is worked out on demand; a true state's is always settled)."""
+        return flow.current_options(self)
+
+    def _advance(self, action: Any) -> None:
+        """Play a legal action on the top frame, then settle the next real decision and cache
+        its legal list (:func:`.flow.settle`, its common case inlined)."""
         self.stack[-1].apply(self, action)
         if self.phase != OVER:
             top = self.stack[-1]
             if not top.auto:
-                self.legal = top.legal_actions(self)
+                self._legal = top.legal_actions(self)
                 return
         settle(self)
 
-    def playout(self, rand: Callable[[], float], plies: int) -> int:
-        """Up to ``plies`` uniformly random decisions (``rand``: floats in [0, 1); each
-        picks ``legal[int(rand() * len(legal))]``) as a search's rollout makes them with
-        :meth:`legal_cached` and :meth:`apply_unchecked`, here inlined (the same moves);
-        returns the decisions made (fewer when the game ends, or has no legal action)."""
-        for done in range(plies):
-            if self.phase == OVER:
-                return done
-            legal = self.legal
-            if legal is None:
-                legal = self.legal_cached()
-            if not legal:
-                return done            # an engine bug: the caller reports it
-            self.stack[-1].apply(self, legal[int(rand() * len(legal))])
-            if self.phase != OVER:
-                top = self.stack[-1]
-                if not top.auto:
-                    self.legal = top.legal_actions(self)
-                    continue
-            settle(self)
-        return plies
-
-    def explain_illegal(self, action: Any) -> IllegalAction:
-        bad = unwritable(self, action)
-        if bad is not None:
-            return bad
-        return frames.explain(self, action)
+    def _why_illegal(self, action: Any) -> IllegalAction:
+        return flow.explain(self, action)
 
     def scores(self) -> list[float]:
         if self.phase == OVER:
@@ -205,24 +190,6 @@ class TzolkinState(State):
         tied = [seat for seat, score in enumerate(scores) if score == best]
         most = max(self.p[seat][ON_GEARS] for seat in tied)
         return [seat for seat in tied if self.p[seat][ON_GEARS] == most]
-
-    def clone(self) -> "TzolkinState":
-        c = TzolkinState.__new__(TzolkinState)
-        c.__dict__.update(self.__dict__)        # scalars and what is shared (options, legal, last_unfed)
-        c.rng = self.rng.copy()
-        c.stack = self.stack[:]        # frames are immutable: the list is all to copy
-        c.gears = [g[:] for g in self.gears]
-        c.jcorn, c.jwood = self.jcorn[:], self.jwood[:]
-        c.skull_slots = self.skull_slots[:]
-        c.display, c.stacks = self.display[:], [st[:] for st in self.stacks]
-        c.building_box, c.monument_row, c.monument_box = self.building_box[:], self.monument_row[:], self.monument_box[:]
-        c.p = [P[:] for P in self.p]
-        c.at = [a[:] for a in self.at]
-        c.built = [b[:] for b in self.built]
-        c.monuments = [m[:] for m in self.monuments]
-        c.dealt, c.kept = [d[:] for d in self.dealt], [k[:] for k in self.kept]
-        c.dummy_tiles, c.tile_box = self.dummy_tiles[:], self.tile_box[:]
-        return c
 
     # --- hidden information ------------------------------------------------------------------
     def view(self, seat: int | None) -> "TzolkinState":
@@ -247,7 +214,7 @@ class TzolkinState(State):
         v.stacks = [[HIDDEN] * len(st) for st in self.stacks]
         v.building_box = [HIDDEN] * len(self.building_box)
         v.monument_box = [HIDDEN] * len(self.monument_box)
-        v.legal = None if seat != self.cur else self.legal
+        v._legal = None if seat != self.cur else self._legal
         return v
 
     def determinize(self, rng: Rng) -> "TzolkinState":
@@ -272,8 +239,8 @@ class TzolkinState(State):
             pool = monuments[:]
             rng.shuffle(pool)
             full.monument_box = [m if m != HIDDEN else pool.pop() for m in full.monument_box]
-            if full.legal is None:
-                frames.settle(full)
+            if full._legal is None:
+                flow.settle(full)
             return full
         return sample
 
@@ -313,8 +280,8 @@ class TzolkinState(State):
             if shuffles is not None:
                 full.deferred = Deferred(rng.state, shuffles)
             rng.skip(draws)
-            if full.legal is None:
-                frames.settle(full)
+            if full._legal is None:
+                flow.settle(full)
             return full
         return sample
 
@@ -368,7 +335,7 @@ class TzolkinState(State):
             deal_all(self)
         return describe(self)
 
-    def invariants(self) -> list[str]:
+    def game_invariants(self) -> list[str]:
         """Conservation and range checks (workers, dummies, skulls, tiles, buildings,
         monuments, start tiles, corn ledger, goods, temples, technologies)."""
         if self.viewer is not None:
