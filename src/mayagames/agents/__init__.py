@@ -31,6 +31,7 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Callable, Protocol, Sequence
 
@@ -69,8 +70,9 @@ LEVELS: dict[str, tuple[str, str]] = {
                "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
                "workers; Tikal: it looks through two of its own AP actions, and one move in "
                "five is a slip)"),
-    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision (Tikal: the greedy bot "
-                        "looking through two of its own AP actions, stronger there)"),
+    "hard": ("mcts:1s", "information-set MCTS, 1 second per decision (Tzolk'in: on the learned "
+                        "estimate; Tikal: the greedy bot looking through two of its own AP "
+                        "actions, stronger there)"),
 }
 
 _BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")
@@ -195,15 +197,30 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
 # 11) to a greedy bot looking through two of its own AP actions, which thinks in about
 # 35 ms. Tikal's ``medium``: the same look with one move in five drawn at random (the
 # one-step greedy beat ``easy`` only 64.5% of the time).
+# Tzolk'in's ``hard``: the search on the learned estimate at its leaves, with no random
+# plies before it (random plies spoiled the estimate: with 4 of them it won 3 of 12 against
+# the search of before; measured in docs/bots.md, "Tzolk'in's hard").
 LEVELS_BY_GAME: dict[str, dict[str, str]] = {
     "tikal": {"medium": "heuristic:sensible=1,depth=2,epsilon=0.2",
               "hard": "heuristic:sensible=1,depth=2"},
+    "tzolkin": {"hard": "mcts:1s,eval=learned,rollout=0"},
 }
 
 
 def level_spec(level: str, game: str | None = None) -> str:
     """The spec ``level`` means in ``game`` (``None``: its spec for every other game)."""
     return LEVELS_BY_GAME.get(game or "", {}).get(level, LEVELS[level][0])
+
+
+@functools.lru_cache(maxsize=None)
+def search_settings(game: str) -> dict[str, Any]:
+    """How the game's ``hard`` level searches, beside its budget (its estimate, ``eval``,
+    and its random plies before it, ``rollout_plies``), where ``hard`` is a search; else
+    nothing. The game review and the hints search the same way (:mod:`..arena.review`)."""
+    agent = make_agent(level_spec("hard", game))
+    if not isinstance(agent, MCTSAgent):
+        return {}
+    return {"eval": agent.eval, "rollout_plies": agent.rollout_plies}
 
 
 class LevelAgent:
@@ -284,4 +301,4 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 
 __all__ = ["AGENT_DOCS", "AGENT_FACTORIES", "LEVELS", "LEVELS_BY_GAME", "Agent", "HeuristicAgent",
            "LevelAgent", "MCTSAgent", "RandomAgent", "SearchStats", "level_spec", "make_agent",
-           "parse_budget"]
+           "parse_budget", "search_settings"]

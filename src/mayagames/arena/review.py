@@ -250,7 +250,13 @@ class ReviewSearch(MCTSAgent):
         return depth
 
     def run(self, view: State, legal: Sequence[Action]) -> tuple[Node, int, float]:
-        """Search ``view``; the root of the tree, the iterations and the seconds."""
+        """Search ``view``; the root of the tree, the iterations and the seconds. The search
+        is the game's ``hard`` level's (its estimate and rollout: ``agents.search_settings``)."""
+        from ..agents import search_settings
+
+        settings = search_settings(view.info.name)
+        self.eval = settings.get("eval", self.eval)
+        self.rollout_plies = settings.get("rollout_plies", self.rollout_plies)
         self._root_visits = 0
         _, stats = self.search(view, legal)
         return self.root, stats.iterations, stats.seconds
