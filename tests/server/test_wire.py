@@ -349,7 +349,8 @@ def test_the_sockets_other_messages_validate(live, support):
                 pong = check_other(seats[0].until(lambda m: m["type"] == "pong"), "pong")
                 assert pong == {"type": "pong", "rid": rid}
             spectator.send(type="ping")  # no rid at all: null
-            assert check_other(spectator.until(lambda m: m["type"] == "pong"), "pong")["rid"] is None
+            pong = check_other(spectator.until(lambda m: m["type"] == "pong"), "pong")
+            assert pong["rid"] is None
             # error: an illegal move names its rule; the others do not
             mover = seats[spectator.state["current_player"]]
             state = mover.wait_for(0)
@@ -559,7 +560,8 @@ def test_the_browser_reads_declared_fields_of_the_other_messages():
     assert {"id", "at", "system", "author", "text"} <= reads["chat"] <= fields["chat"]
     assert reads["event"] == {"table"} <= set(doc["$defs"]["LobbyEvent"]["properties"])
     assert {"state", "error", "chat"} <= reads["types"] <= set(wire.MESSAGE_TYPES)
-    assert {"stale", "bad_token", "no_table", "broken_table"} <= reads["codes"] <= server_error_codes()
+    assert {"stale", "bad_token", "no_table", "broken_table"} <= reads["codes"] \
+        <= server_error_codes()
 
 
 def test_the_browser_check_catches_a_renamed_field():
