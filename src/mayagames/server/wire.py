@@ -6,12 +6,17 @@ the WebSocket's ``state`` message), its log entries and its legal actions, and t
 class declares (``KIND``, :func:`mayagames.core.game.action_kind`), listed per game by
 :func:`action_models` from ``GameInfo.actions``, never a class name.
 
+The WebSocket's other messages are the same at every table: ``error`` (a request refused,
+:meth:`mayagames.server.rooms.ServerError.to_dict`), ``pong`` (the answer of a ``ping``) and
+``chat`` (a line of the table's chat, as ``PlayerStore.add_chat`` stores it). The lobby's
+server-sent events (``GET /api/me/events``) carry :class:`LobbyEvent` as their data.
+
 The schema is versioned: every state and frame message carries ``"schema": WIRE_SCHEMA``, bumped on
-any incompatible change (a field or kind renamed or removed, a type narrowed). Adding an
-optional field or a new action kind is compatible. The JSON Schema is exported to
-``docs/wire-schema.json`` (``python -m mayagames.server.wire docs/wire-schema.json``; a
-test keeps it up to date). The server does not validate what it sends: the tests
-validate real messages of real games against these models.
+any incompatible change to any message (a field, kind or type renamed or removed, a type
+narrowed). Adding an optional field, a new action kind or a new message type is compatible.
+The JSON Schema is exported to ``docs/wire-schema.json`` (``python -m mayagames.server.wire
+docs/wire-schema.json``; a test keeps it up to date). The server does not validate what it
+sends: the tests validate real messages of real games against these models.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import dataclasses
 import json
 import sys
 import typing
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import models_json_schema
@@ -255,27 +260,108 @@ def frame_model(info: GameInfo) -> type[FrameBase]:
         _model_name(i.name, "Frame"), __base__=FrameBase, game=(Literal[i.name], ...)))
 
 
-MODEL_OF_TYPE = {"state": state_model, "frame": frame_model}
+# --- the WebSocket's other messages: the same at every table -------------------------------
+RID = Field(description="the ``rid`` of the client's request this message answers, as sent "
+            "(null: the request had none, or could not be read)")
 
 
-def validate_message(message: dict[str, Any]) -> TableMessage:
-    """``message`` (a ``state`` or a ``frame``) checked against the model of its game and
-    type (ValidationError if it does not fit, KeyError for an unknown type)."""
-    model = MODEL_OF_TYPE[message["type"]](get_game(message["game"]))
+def _sent_only_set(schema: dict[str, Any]) -> None:
+    """A field absent from the message unless it has a value: no ``default: null`` in the
+    schema (the model refuses an explicit null)."""
+    schema.pop("default", None)
+
+
+class ErrorMessage(Wire):
+    """The ``error`` message: a request refused, nothing changed (``ServerError.to_dict``);
+    the socket stays open. An error sent before any request, without ``rid``, is the last
+    message: the table cannot be opened (close code 4404 no table, 1013 database away,
+    1011 a broken table) or the session's account cannot be read (database away)."""
+
+    type: Literal["error"]
+    error: str = Field(pattern=r"^[a-z][a-z_]*$", description="the refusal's stable code "
+                       "(docs/server.md): e.g. illegal, stale, not_your_turn, bad_request")
+    message: str = Field(description="why, in words a player understands")
+    rule: str = Field(default=None, min_length=1,  # type: ignore[assignment]  # absent, not null
+                      json_schema_extra=_sent_only_set,
+                      description="present only when the rules refuse the move (``illegal``): "
+                      "the rule that forbids it, e.g. 'Tikal 6: AP actions'")
+    rid: int | str | None = Field(default=None, description=(
+        f"{RID.description}; absent from an error sent before any request (the table or the "
+        "session's account could not be read)"))
+
+
+class PongMessage(Wire):
+    """The ``pong`` message: the answer of a ``ping``."""
+
+    type: Literal["pong"]
+    rid: int | str | None = RID
+
+
+class ChatMessage(Wire):
+    """The ``chat`` message: a line of the table's chat, sent to every socket of a public
+    table and to the seats' sockets of a private one (server.people.chat); the line's fields
+    are those of ``GET /api/tables/ID/chat`` (``PlayerStore.add_chat``)."""
+
+    type: Literal["chat"]
+    table: str
+    id: int = Field(ge=1, description="the line's number, increasing (a client shows each once)")
+    author: str = Field(description="the seat's or the account's name; '' on a line of the server")
+    seat: int | None = Field(ge=0, description="the author's seat; null: a spectator's account, "
+                             "or the server")
+    system: bool = Field(description="a line of the server itself (a resignation, a time-out)")
+    text: str = Field(description="as sent, printable characters only; shown as text, never HTML")
+    at: float = Field(description="when it was said: seconds since the epoch")
+
+
+# --- the lobby's server-sent events ----------------------------------------------------------
+class LobbyEvent(Wire):
+    """The data of an event of ``GET /api/me/events``: ``tables`` (a table of the account
+    changed) or ``quick`` (a quick game was paired)."""
+
+    table: str = Field(description="the table's id")
+
+
+#: the event names of ``GET /api/me/events``, each its data
+LOBBY_EVENTS: dict[str, type[Wire]] = {"tables": LobbyEvent, "quick": LobbyEvent}
+
+#: the messages each game has its own model of (its ``game``, its ``legal``): type -> model
+MODEL_OF_TYPE: dict[str, Callable[[GameInfo], type[TableMessage]]] = {
+    "state": state_model, "frame": frame_model}
+#: the table's messages that are the same for every game: type -> model
+TABLE_MODEL_OF_TYPE: dict[str, type[Wire]] = {
+    "error": ErrorMessage, "pong": PongMessage, "chat": ChatMessage}
+#: every type of message a table's client receives
+MESSAGE_TYPES = (*MODEL_OF_TYPE, *TABLE_MODEL_OF_TYPE)
+
+
+def validate_message(message: dict[str, Any]) -> Wire:
+    """``message`` checked against the model of its type (and of its game, for a ``state``
+    or a ``frame``): ValidationError if it does not fit, KeyError for an unknown type."""
+    kind = message["type"]
+    if kind in TABLE_MODEL_OF_TYPE:
+        return TABLE_MODEL_OF_TYPE[kind].model_validate(message)
+    model = MODEL_OF_TYPE[kind](get_game(message["game"]))
     return model.model_validate(message)
 
 
 # --- the exported JSON Schema --------------------------------------------------------------
 def schema_document() -> dict[str, Any]:
-    """The JSON Schema of the state and frame messages of every game in :data:`SCHEMA_GAMES`."""
-    models = [model(get_game(name)) for model in MODEL_OF_TYPE.values() for name in SCHEMA_GAMES]
-    _, defs = models_json_schema([(m, "validation") for m in models], by_alias=True,
+    """The JSON Schema of the table's messages: the state and frame messages of every game in
+    :data:`SCHEMA_GAMES`, then the others; the lobby's events under ``events``."""
+    models: list[type[Wire]] = [model(get_game(name)) for model in MODEL_OF_TYPE.values()
+                                for name in SCHEMA_GAMES]
+    models += TABLE_MODEL_OF_TYPE.values()
+    events = sorted(set(LOBBY_EVENTS.values()), key=lambda m: m.__name__)
+    _, defs = models_json_schema([(m, "validation") for m in [*models, *events]], by_alias=True,
                                  ref_template="#/$defs/{model}")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "mayagames table messages", "version": WIRE_SCHEMA,
             "description": (__doc__ or "").strip().split("\n\n")[0],
             # one message: told apart by "type", then by "game"
-            "oneOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in models], **defs}
+            "oneOf": [{"$ref": f"#/$defs/{m.__name__}"} for m in models],
+            # not messages of the socket: the data of each named server-sent event
+            "events": {name: {"$ref": f"#/$defs/{m.__name__}"} for name, m in LOBBY_EVENTS.items()},
+            **defs}
 
 
 def schema_text() -> str:

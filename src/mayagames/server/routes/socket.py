@@ -35,7 +35,8 @@ def encode(message: dict[str, Any]) -> str:
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str, service: ServiceDep,
                        players: PlayersDep) -> None:
-    """Messages in: hello {token}, move, undo, ping. Out: state, error, pong."""
+    """Messages in: hello {token}, move, undo, ping. Out: state, error, pong, chat
+    (their schema: server/wire.py)."""
     refusal = origin_refusal(ws, service.limits.allowed_origins)
     if refusal:
         log.warning("WebSocket from %s refused: %s", client_address(ws), refusal)
