@@ -204,7 +204,8 @@ SKULL_GAIN = H.SKULL_GAIN
 
 
 class Folded(NamedTuple):
-    """One era's weights folded for one moment of the game (Food Days held, day, players)."""
+    """One era's weights folded for one moment of the game (Food Days held, day, players),
+    with heuristic.V2's settings (constants) and the parts' prices."""
 
     constant: float                # the context features and the folded parts' constant terms
     board: tuple[float, ...]       # the coefficient of each field of a player's board (model.NFIELDS)
@@ -233,6 +234,7 @@ def folded(learned: LearnedWeights, food_done: int, day: int, players: int) -> F
 
 
 def _fold(w: tuple[float, ...], food_done: int, day: int, players: int) -> Folded:
+    """The weights ``w`` folded (the comment above :class:`Folded`)."""
     left = max(0, H.LAST_DAY - day)                  # heuristic.rounds_left
     share = min(1.0, left / H.GAME_ROUNDS)
     part = {p: 1.0 + w[_PART_AT[p]] + w[_PART_AT[p] + len(PARTS)] * share for p in PARTS}
@@ -284,8 +286,11 @@ def _estimate(s: Any, fold: Folded) -> list[float]:
     """Every seat's learned estimate from the folded weights (the game not over)."""
     (constant, board, w_buildings, w_monuments, w_to_move, w_picked, w_banked, w_temples, w_feeding,
      w_gears, w_time, w_correction, left, share, waiting) = fold
-    leaders = H.temple_leaders(s)
-    temple_context = (s.food_done, *leaders)
+    leaders = _temple_leaders(s.p)
+    context = (s.food_done, *leaders)
+    temples = _TEMPLES.get(context)                 # temple_outlook by steps in this context
+    if temples is None:
+        temples = _TEMPLES[context] = {}
     mover = s.cur
     moving = H.picked_worker(s, mover)
     day = s.day
@@ -301,7 +306,11 @@ def _estimate(s: Any, fold: Folded) -> list[float]:
         monuments = s.monuments[seat]
         if monuments:
             total += w_monuments * len(monuments) + w_banked * sum([monument_vp(s, seat, m) for m in monuments])
-        total += w_temples * _temples(s, seat, P, leaders, temple_context)
+        steps = (P[TEMPLE], P[TEMPLE + 1], P[TEMPLE + 2])
+        temple = temples.get(steps)
+        if temple is None:   # a pure function of the steps and the context: remembered
+            temple = temples[steps] = H.temple_outlook(s, seat, leaders)
+        total += w_temples * temple
         gears, corn_coming = _workers_out(s, seat, P, picked, left, waiting, day)
         total += w_gears * gears
         if P[SKULL] and skull_rounds:               # time_outlook: skulls still to reach Chichen Itza
@@ -309,29 +318,33 @@ def _estimate(s: Any, fold: Folded) -> list[float]:
         need = max(0, P[WORKERS] - P[FARM_FREE])    # scoring.feeding_cost
         each = max(0, CORN_PER_WORKER - P[FARM_DISC])
         total += w_feeding * (-(days * need * each) * corn_vp)
-        if days and each:
-            short = need * each - P[CORN] - corn_coming
-            if short > 0:
-                total += w_feeding * _unfed_penalty(short, each, weight)
-            if need:
-                total += w_correction * _v2_hunger(need, each, P[CORN] + corn_coming, days, weight)
+        if days and each and need:
+            penalty, hunger = _hunger(need, each, P[CORN] + corn_coming, days, weight)
+            total += w_feeding * penalty + w_correction * hunger
         if seat == mover:
             total += w_to_move + (w_picked if picked is not None else 0.0)
         out.append(total)
     return out
 
 
-_TEMPLES: dict[tuple[Any, ...], float] = {}
+# temple_outlook remembered by its context (Food Days held, leaders), then the seat's steps: the
+# keys of heuristic.temple_outlook's own memory (a few hundred values at most)
+_TEMPLES: dict[tuple[Any, ...], dict[tuple[int, int, int], float]] = {}
 
 
-def _temples(s: Any, seat: int, P: list[int], leaders: list[tuple[int, int]], context: tuple[Any, ...]) -> float:
-    """heuristic.temple_outlook, remembered by the seat's steps and ``context`` (Food Days
-    held, leaders): a pure function of them."""
-    key = (P[TEMPLE], P[TEMPLE + 1], P[TEMPLE + 2], *context)
-    found = _TEMPLES.get(key)
-    if found is None:
-        found = _TEMPLES[key] = H.temple_outlook(s, seat, leaders)
-    return found
+def _temple_leaders(players: list[list[int]]) -> list[tuple[int, int]]:
+    """heuristic.temple_leaders: (highest step, players on it) of each temple, in one pass."""
+    out = []
+    for t in range(TEMPLE, TEMPLE + 3):
+        best, count = -2, 0                          # below the bottom step (-1)
+        for P in players:
+            step = P[t]
+            if step > best:
+                best, count = step, 1
+            elif step == best:
+                count += 1
+        out.append((best, count))
+    return out
 
 
 def _workers_out(s: Any, seat: int, P: list[int], picked: Any, left: int, waiting: tuple[float, ...],
@@ -365,22 +378,20 @@ def _workers_out(s: Any, seat: int, P: list[int], picked: Any, left: int, waitin
     return total, corn
 
 
-def _unfed_penalty(short: int, each: int, weight: float) -> float:
-    """feeding_outlook's penalty of the workers the next Food Day cannot feed (rules 8)."""
-    unfed = -(-short // each)
-    return weight * unfed * (UNFED_VP - each / CORN_PER_VP)
-
-
-def _v2_hunger(need: int, each: int, have: int, days: int, v1_weight: float) -> float:
-    """v2_correction's hunger terms (rules 8): the next Food Day's unfed workers at full
-    weight and beyond 3 VP, and the Food Day after's."""
-    w = H.V2
-    per_worker = -UNFED_VP + each / CORN_PER_VP
+def _hunger(need: int, each: int, have: int, days: int, weight: float) -> tuple[float, float]:
+    """(feeding_outlook's penalty, v2_correction's hunger terms) of a seat that must feed
+    ``need`` workers ``each`` corn at each Food Day still to come (``days``) and holds or
+    has on its way ``have`` corn (rules 8); ``weight``: heuristic.hunger_weight of the next."""
+    per_worker = -UNFED_VP + each / CORN_PER_VP      # VP a worker the corn cannot feed costs
     short = need * each - have
     unfed = -(-short // each) if short > 0 else 0
-    total = -(unfed * (per_worker * (max(v1_weight, w["hunger_far"]) - v1_weight) + w["unfed_extra"]))
+    # feeding_outlook: the next Food Day's unfed workers, weighted by how close it is
+    penalty = weight * unfed * (UNFED_VP - each / CORN_PER_VP) if unfed else 0.0
+    # v2: the next Food Day's at full weight and beyond 3 VP, and the Food Day after's
+    w = H.V2
+    hunger = -(unfed * (per_worker * (max(weight, w["hunger_far"]) - weight) + w["unfed_extra"]))
     if days > 1:  # the Food Day after: corn for both, what the first leaves unfed excepted
         short2 = 2 * need * each - have
         unfed2 = (-(-short2 // each) if short2 > 0 else 0) - unfed
-        total -= unfed2 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
-    return total
+        hunger -= unfed2 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
+    return penalty, hunger
