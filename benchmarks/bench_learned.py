@@ -4,6 +4,7 @@
   with ``seat_features``: the estimate as it was) and ``learned.estimate_scores_learned``
   (the weights folded: what searches call), old and new alternating on the same positions
   (positions of ``medium`` self-play games of 2, 3 and 4 players), CPU time of this process;
+  v2 (``heuristic.estimate_scores_v2``) beside them for scale;
 * iterations per second of ``mcts:1s,eval=learned,rollout=0`` (the ``hard`` level) at a
   fixed 2-player position, old and new alternating (the old one: ``estimate_scores_learned``
   replaced by the reference for the search);
@@ -23,6 +24,7 @@ from typing import Any, Callable, Iterator
 
 from mayagames.agents import make_agent
 from mayagames.core import new_game
+from mayagames.tzolkin import heuristic as H
 from mayagames.tzolkin import learned as L
 
 HARD = "mcts:1s,eval=learned,rollout=0"
@@ -102,12 +104,14 @@ def main() -> None:
     worst = max(abs(a - b) / max(1.0, abs(a)) for s in positions
                 for a, b in zip(L.estimate_scores_reference(s), L.estimate_scores_learned(s)))
     print(f"{len(positions)} positions (medium self-play, 2/3/4 players); largest relative difference {worst:.1e}")
-    olds, news = [], []
+    olds, news, v2s = [], [], []
     for _ in range(args.repeats):
         olds.append(cpu_us_per_call(L.estimate_scores_reference, positions, 5))
         news.append(cpu_us_per_call(L.estimate_scores_learned, positions, 5))
+        v2s.append(cpu_us_per_call(H.estimate_scores_v2, positions, 5))
     old, new = statistics.median(olds), statistics.median(news)
     print(f"us per call (CPU, median of {args.repeats}): old {old:.1f}, new {new:.1f}, ratio {old / new:.2f}"
+          f" (v2 {statistics.median(v2s):.1f})"
           f"  [old {', '.join(f'{x:.1f}' for x in olds)}; new {', '.join(f'{x:.1f}' for x in news)}]")
 
     position = search_position()
