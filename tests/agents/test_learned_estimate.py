@@ -97,3 +97,109 @@ def test_a_bot_on_the_learned_estimate_decides_deterministically(spec):
         first = make_agent(spec, 7).act(view, legal)
         assert first in legal
         assert make_agent(spec, 7).act(view, legal) == first
+
+
+# --- the fast path (what searches call) against the definition --------------------------------
+
+def every_position(players: int, seed: int) -> list:
+    """Every position of a seeded random game, the final one included."""
+    s, rng, out = new_game("tzolkin", players, seed=seed), Rng(seed), []
+    while not s.is_terminal:
+        out.append(s.clone())
+        legal = s.legal_actions()
+        s.apply(legal[rng.randbelow(len(legal))])
+    return out + [s]
+
+
+def with_monuments(s, seat: int, monuments: list[int]):
+    """``s`` with ``seat`` holding ``monuments`` (rare in random play, so placed by hand)."""
+    edited = s.clone()
+    edited.monuments[seat] = list(monuments)
+    return edited
+
+
+def assert_fast_equals_reference(positions) -> None:
+    for s in positions:
+        for state in (s, s.view(s.current_player)):
+            assert L.estimate_scores_learned(state) == pytest.approx(
+                L.estimate_scores_reference(state), rel=1e-9, abs=1e-9)
+
+
+def reference_by_hand(s) -> list[float]:
+    """The definition written out: v2 plus the era's weights dotted with the features."""
+    w = L.weights().eras[L.era(s)]
+    rows, base = L.features_of(s)
+    return [v2 + math.fsum(a * b for a, b in zip(w, x)) for x, v2 in zip(rows, base)]
+
+
+# seeds whose random games have a seat holding a skull with a worker on Chichen Itza
+SKULL_SEEDS = {2: (1, 6), 3: (1, 7), 4: (3, 7)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_path_gives_the_reference_numbers_on_every_position(players):
+    """The folded weights (``estimate_scores_learned``) give v2 plus the weights dotted with
+    ``seat_features`` (``estimate_scores_reference``) on every position of seeded games: a
+    worker just picked up (from each gear), after each Food Day, the last round, the end."""
+    games = [every_position(players, seed) for seed in SKULL_SEEDS[players]]
+    seen = {"picked": set(), "food_done": set(), "last round": False, "skull and Chichen": False}
+    for s in (s for positions in games for s in positions[:-1]):
+        moving = H.picked_worker(s, s.cur)
+        if moving is not None:
+            seen["picked"].add(moving[0])
+        seen["food_done"].add(s.food_done)
+        seen["last round"] |= H.rounds_left(s) == 0
+        seen["skull and Chichen"] |= any(P[H.SKULL] and s.gears[H.CHICHEN].count(seat)
+                                         for seat, P in enumerate(s.p))
+    assert seen == {"picked": {0, 1, 2, 3, 4}, "food_done": {0, 1, 2, 3}, "last round": True,
+                    "skull and Chichen": True}
+    for positions in games:
+        final = positions[-1]
+        assert final.is_terminal and L.estimate_scores_learned(final) == final.scores()
+        assert_fast_equals_reference(positions)
+        for s in positions[:-1:40]:
+            assert L.estimate_scores_learned(s) == pytest.approx(reference_by_hand(s), rel=1e-9, abs=1e-9)
+
+
+def test_the_fast_path_counts_monuments_like_the_reference():
+    positions = every_position(3, seed=4)[100:-1:50]
+    assert positions
+    edited = [with_monuments(s, seat, ms) for s in positions
+              for seat, ms in ((0, [0, 1]), (1, [4, 6, 7]), (2, [8, 10, 11, 12]))]
+    assert_fast_equals_reference(edited)
+    # the monuments change the estimate (their VP and their count are read)
+    assert L.estimate_scores_learned(edited[0]) != L.estimate_scores_learned(positions[0])
+
+
+def test_the_fast_path_folds_every_weight_and_v2s_settings(monkeypatch):
+    """Every feature's weight reaches the fast path as it reaches the reference (weights of
+    every size and sign, v2's linear settings, zero when shipped, not zero)."""
+    rng = Rng(99)
+    eras = tuple(tuple((rng.randbelow(2001) - 1000) / 500.0 for _ in L.FEATURES) for _ in range(L.ERAS))
+    monkeypatch.setattr(L, "_LOADED", [L.LearnedWeights(eras, {})])
+    for name, value in (("worker_round", 0.3), ("temple_step", 0.25), ("tech_level", 0.5), ("building", 0.75)):
+        monkeypatch.setitem(H.V2, name, value)
+    positions = [p for players in (2, 3, 4) for p in every_position(players, seed=20 + players)[::7]]
+    assert_fast_equals_reference(positions + [with_monuments(positions[30], 1, [3, 5])])
+    # each weight matters: changing one changes the estimate of a mid-game position
+    s = positions[30]
+    before = L.estimate_scores_learned(s)
+    for i in range(len(L.FEATURES)):
+        bumped = tuple(tuple(w + (1.0 if k == i else 0.0) for k, w in enumerate(v)) for v in eras)
+        monkeypatch.setattr(L, "_LOADED", [L.LearnedWeights(bumped, {})])
+        after, reference = L.estimate_scores_learned(s), L.estimate_scores_reference(s)
+        assert after == pytest.approx(reference, rel=1e-9, abs=1e-9), L.FEATURES[i]
+
+
+def test_a_search_decides_the_same_on_the_fast_path_and_the_reference(monkeypatch):
+    """An iteration budget makes a search deterministic: with the reference estimate in place
+    of the fast path it decides the same (the numbers agree to rounding)."""
+    choices = [s for s in every_position(2, seed=6)[:-1] if len(s.legal_actions()) > 2]
+    positions = choices[5::len(choices) // 4]
+    assert len(positions) == 4
+    fast = [make_agent("mcts:150i,eval=learned,rollout=0", 5).act(s.view(s.cur), s.legal_actions())
+            for s in positions]
+    monkeypatch.setattr(L, "estimate_scores_learned", L.estimate_scores_reference)
+    slow = [make_agent("mcts:150i,eval=learned,rollout=0", 5).act(s.view(s.cur), s.legal_actions())
+            for s in positions]
+    assert fast == slow
