@@ -8,6 +8,9 @@
 # and check that, in the base install, the other commands say which extra to install.
 # Usage: .ci/wheels.sh [extra ...]   (default: all four). pip's cache makes reruns quick.
 set -euo pipefail
+# An inherited PYTHONPATH to a checkout's src/ (with its editable egg-info) would make pip take the
+# package for installed and skip it (seen by hand: no `mayagames` script in the clean virtualenv).
+unset PYTHONPATH
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 WORK=$(mktemp -d)
