@@ -15,6 +15,7 @@ Loaded by path from the conftest files (pytest runs in importlib mode).
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -281,6 +282,17 @@ def create_table(client: Any, game: str = "toy", players: int = 2,
     data = response.json()
     data["tokens"] = {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
     return data
+
+
+def next_event(lines: Any) -> tuple[str, dict[str, Any]]:
+    """The next ``event:``/``data:`` pair of a server-sent event stream (comments skipped)."""
+    event = None
+    for line in lines:
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event:
+            return event, json.loads(line.split(":", 1)[1])
+    raise AssertionError("the stream ended")
 
 
 def free_port() -> int:

@@ -5,7 +5,6 @@ account's seat, no session) a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
@@ -168,17 +167,6 @@ def test_open_tables_name_their_options_in_the_games_words(pclient, support):
     assert labels["jungle_tiles"]["choice"] == "as many as players"
 
 
-def next_event(lines):
-    """The next ``event:``/``data:`` pair of a server-sent event stream (comments skipped)."""
-    event = None
-    for line in lines:
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event:
-            return event, json.loads(line.split(":", 1)[1])
-    raise AssertionError("the stream ended")
-
-
 def test_the_lobby_is_told_at_once_when_a_table_of_its_account_changes(live, support):
     """Issue 23.8: GET /api/me/events pushes ``event: tables`` on each change of one of the
     account's tables (here: the other player joins, then moves), so "your turn" follows."""
@@ -195,13 +183,13 @@ def test_the_lobby_is_told_at_once_when_a_table_of_its_account_changes(live, sup
             assert events.headers["content-type"].startswith("text/event-stream")
             lines = events.iter_lines()
             assert ben.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
-            assert next_event(lines) == ("tables", {"table": table})
+            assert support.next_event(lines) == ("tables", {"table": table})
             state = ben.get(f"/api/tables/{table}").json()
             mover = ana if state["current_player"] == 0 else ben
             played = mover.post(f"/api/tables/{table}/moves",
                                 json={"move_number": state["move_number"], "action_id": 0})
             assert played.status_code == 200
-            assert next_event(lines) == ("tables", {"table": table})
+            assert support.next_event(lines) == ("tables", {"table": table})
         ana.cookies.clear()
         assert ana.get("/api/me/events").status_code == 401
 
@@ -239,13 +227,13 @@ def test_the_lobby_hears_of_a_move_made_through_another_instance(support):
                 if state["current_player"] == 0:  # Ana moves (instance one), then Ben's turn
                     ana.post(f"/api/tables/{table}/moves",
                              json={"move_number": state["move_number"], "action_id": 0})
-                    assert next_event(lines) == ("tables", {"table": table})
+                    assert support.next_event(lines) == ("tables", {"table": table})
                     state = ben.get(f"/api/tables/{table}").json()
                 while state["current_player"] == 1:
                     played = ben.post(f"/api/tables/{table}/moves",
                                       json={"move_number": state["move_number"], "action_id": 0})
                     assert played.status_code == 200, played.text
-                    assert next_event(lines) == ("tables", {"table": table})
+                    assert support.next_event(lines) == ("tables", {"table": table})
                     state = ben.get(f"/api/tables/{table}").json()
     finally:
         cleanup = Database(os.environ["DATABASE_URL"], schema=schema)

@@ -405,17 +405,6 @@ def test_the_sockets_other_messages_validate(live, support):
         away.recv()
 
 
-def next_event(lines: Any) -> tuple[str, dict[str, Any]]:
-    """The next ``event:``/``data:`` pair of a server-sent event stream (comments skipped)."""
-    event = None
-    for line in lines:
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event:
-            return event, json.loads(line.split(":", 1)[1])
-    raise AssertionError("the stream ended")
-
-
 def test_the_lobby_events_validate(live, support):
     """A real ``tables`` event of GET /api/me/events: its data fits LobbyEvent."""
     with httpx.Client(base_url=live.url, timeout=10) as ana, \
@@ -427,7 +416,7 @@ def test_the_lobby_events_validate(live, support):
         with ana.stream("GET", "/api/me/events") as events:
             lines = events.iter_lines()
             assert ben.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
-            name, event = next_event(lines)
+            name, event = support.next_event(lines)
     assert name == "tables" and event == {"table": table}
     wire.LOBBY_EVENTS[name].model_validate(event)
     check_document(event, name)
