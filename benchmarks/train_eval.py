@@ -21,7 +21,13 @@
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
 (a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
 runs/train_eval/gen2.jsonl``); several ``--data`` files are fitted together (their seeds
-must differ).
+must differ). The shipped weights (stop 30) are two generations, two commands: the first
+fit, then the ``medium`` on it plays the second generation and both are fitted together
+(docs/bots.md, "Stop 30")::
+
+    .venv/bin/python benchmarks/train_eval.py --games 1533 --jobs 2 --seed 2100
+    .venv/bin/python benchmarks/train_eval.py --games 1058 --jobs 2 --seed 6100 \
+        --spec heuristic:sensible=1,eval=learned --data runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def test_the_learned_estimate_is_finite_and_exact_at_the_end(players):
 def test_with_zero_weights_it_is_the_v2_estimate(monkeypatch):
     """The features carry v2's parts: with no correction the estimate is v2's."""
     zero = L.LearnedWeights(tuple((0.0,) * len(L.FEATURES) for _ in range(L.ERAS)), {})
-    monkeypatch.setattr(L, "_LOADED", [zero])
+    monkeypatch.setattr(L, "_LOADED", {L.WEIGHTS_FILE: zero})
     for players in (2, 4):
         for s in random_positions(players)[0]:
             assert L.estimate_scores_learned(s) == pytest.approx(H.estimate_scores_v2(s))
@@ -176,7 +176,7 @@ def test_the_fast_path_folds_every_weight_and_v2s_settings(monkeypatch):
     every size and sign, v2's linear settings, zero when shipped, not zero)."""
     rng = Rng(99)
     eras = tuple(tuple((rng.randbelow(2001) - 1000) / 500.0 for _ in L.FEATURES) for _ in range(L.ERAS))
-    monkeypatch.setattr(L, "_LOADED", [L.LearnedWeights(eras, {})])
+    monkeypatch.setattr(L, "_LOADED", {L.WEIGHTS_FILE: L.LearnedWeights(eras, {})})
     for name, value in (("worker_round", 0.3), ("temple_step", 0.25), ("tech_level", 0.5), ("building", 0.75)):
         monkeypatch.setitem(H.V2, name, value)
     positions = [p for players in (2, 3, 4) for p in every_position(players, seed=20 + players)[::7]]
@@ -186,7 +186,7 @@ def test_the_fast_path_folds_every_weight_and_v2s_settings(monkeypatch):
     before = L.estimate_scores_learned(s)
     for i in range(len(L.FEATURES)):
         bumped = tuple(tuple(w + (1.0 if k == i else 0.0) for k, w in enumerate(v)) for v in eras)
-        monkeypatch.setattr(L, "_LOADED", [L.LearnedWeights(bumped, {})])
+        monkeypatch.setattr(L, "_LOADED", {L.WEIGHTS_FILE: L.LearnedWeights(bumped, {})})
         after, reference = L.estimate_scores_learned(s), L.estimate_scores_reference(s)
         assert after == pytest.approx(reference, rel=1e-9, abs=1e-9), L.FEATURES[i]
 
@@ -203,3 +203,39 @@ def test_a_search_decides_the_same_on_the_fast_path_and_the_reference(monkeypatc
     slow = [make_agent("mcts:150i,eval=learned,rollout=0", 5).act(s.view(s.cur), s.legal_actions())
             for s in positions]
     assert fast == slow
+
+
+def test_the_space_features_count_the_seats_workers_on_each_small_gear_space():
+    """``on_GEAR_N`` (rules 3-6: the four small gears) reads the gears themselves: the seat's
+    workers on that space now, none on Chichen Itza, none for a worker picked up."""
+    names = [f"on_{g}_{pos}" for g in ("palenque", "yaxchilan", "tikal", "uxmal") for pos in range(8)]
+    assert list(L.ON_SPACES) == names and L.FEATURES[-len(names):] == tuple(names)
+    seen = 0
+    for players in (2, 4):
+        for s in every_position(players, seed=40 + players)[::5]:
+            rows, _ = L.features_of(s)
+            for seat, x in enumerate(rows):
+                on = x[-len(names):]
+                by_gears = [float(sum(1 for w in s.gears[g][pos:pos + 1] if w == seat))
+                            for g in range(4) for pos in range(8)]
+                assert on == by_gears
+                seen += sum(on)
+    assert seen > 100
+
+
+def test_learned1_is_the_first_fit_kept_as_a_baseline():
+    """``eval=learned1`` plays the stop-29 weights (no per-space terms); ``learned`` differs."""
+    first = L.load_weights(L.FIRST_FIT_FILE)
+    start = L.FEATURES.index(L.ON_SPACES[0])
+    assert all(v[start:] == (0.0,) * len(L.ON_SPACES) for v in first.eras)
+    assert first.meta["seed"] == 2100 and first.meta["games"] == 1533
+    s = every_position(2, seed=8)[60]
+    w = first.eras[L.era(s)]
+    rows, base = L.features_of(s)
+    by_hand = [v + sum(a * b for a, b in zip(w, x)) for x, v in zip(rows, base)]
+    assert L.estimate_scores_learned_first(s) == pytest.approx(by_hand, rel=1e-9)
+    assert L.estimate_scores_learned_first(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
+    view, legal = s.view(s.current_player), s.legal_actions()
+    named = make_agent("heuristic:eval=learned1", 3).action_values(view, legal)
+    given = HeuristicAgent(3, estimate=L.estimate_scores_learned_first).action_values(view, legal)
+    assert named == pytest.approx(given)

@@ -87,7 +87,8 @@ INFO = register(GameInfo(
     plugin=GamePlugin(
         estimate_scores=heuristic.estimate_scores, score_scale=heuristic.SCORE_SCALE,
         estimate_variants={"v1": heuristic.estimate_scores, "v2": heuristic.estimate_scores_v2,
-                           "learned": Lazy("mayagames.tzolkin.learned:estimate_scores_learned")},
+                           "learned": Lazy("mayagames.tzolkin.learned:estimate_scores_learned"),
+                           "learned1": Lazy("mayagames.tzolkin.learned:estimate_scores_learned_first")},
         greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
         chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
         seat_features=seat_features, details=decision_details,

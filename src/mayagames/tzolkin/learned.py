@@ -3,8 +3,9 @@
 ``estimate_scores_learned(state)`` is every seat's v2 estimate
 (:func:`.heuristic.estimate_scores_v2`) plus a linear correction ``w . x`` of the seat's
 features :func:`seat_features` (v2's parts, goods, workers, temple steps, technology
-levels, buildings, and the same times the share of the game left), with one weight
-vector per *era* (the Food Days already held, 0-3). The weights were fitted by ridge
+levels, buildings, and the same times the share of the game left; and the seat's workers
+on each space of the four small gears, where v2 has one hand-set value per space), with
+one weight vector per *era* (the Food Days already held, 0-3). The weights were fitted by ridge
 regression on positions of self-play games, the target being the seat's final score
 minus its v2 estimate (``benchmarks/train_eval.py``; the data, seed and fit are in
 ``docs/bots.md``). They ship in ``data/eval_learned.json``, read on first use (no
@@ -28,13 +29,16 @@ from operator import mul
 from typing import Any, NamedTuple
 
 from . import heuristic as H
-from .components import CHICHEN, DATA, PALENQUE, THEOLOGY
+from .components import CHICHEN, DATA, GEARS, PALENQUE, THEOLOGY
 from .rules import AT_BASE
 from .scoring import monument_vp
 from .model import (CHICHEN_AHEAD, CORN, FARM_DISC, FARM_FREE, FOOD_DAYS, GOLD, NFIELDS, ON_GEARS, OVER,
                     READY, SKULL, SPACES, STONE, TECH, TEMPLE, VP, WOOD, WORKERS)
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_learned.json"
+# the first fit (stop 29: no per-space features, their weights 0), kept as the baseline
+# ``eval=learned1`` as v1 and v2 are kept: the levels of before can still be played
+FIRST_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_1.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -47,8 +51,12 @@ COUNTS = ("vp", "corn", "wood", "stone", "gold", "skulls", "workers", "ready", "
 IN_PLAY = ("corn", "wood", "stone", "gold", "skulls", "workers", "temple_steps", "agriculture", "extraction",
            "architecture", "theology", "buildings")
 CONTEXT = ("bias", "share", "to_move", "picked", "days_to_food", "players_3", "players_4")
+# the seat's workers on each space of the four small gears (rules 3-6), where v2 has one
+# hand-set value per space (heuristic.PICK_VALUE, waiting_value): a fitted one beside it
+SPACE_KEYS = tuple(AT_BASE[g] + pos for g in range(CHICHEN) for pos in range(SPACES[g]))
+ON_SPACES = tuple(f"on_{GEARS[g]}_{pos}" for g in range(CHICHEN) for pos in range(SPACES[g]))
 FEATURES: tuple[str, ...] = (CONTEXT + PARTS + tuple(f"{p}*share" for p in PARTS) + COUNTS
-                             + tuple(f"{c}*share" for c in IN_PLAY))
+                             + tuple(f"{c}*share" for c in IN_PLAY) + ON_SPACES)
 _IN_PLAY_AT = tuple(COUNTS.index(c) for c in IN_PLAY)
 
 
@@ -96,14 +104,15 @@ def load_weights(path: Path | str | None = None) -> LearnedWeights:
     return LearnedWeights(tuple(vectors), meta)
 
 
-_LOADED: list[LearnedWeights] = []
+_LOADED: dict[Path, LearnedWeights] = {}
 
 
-def weights() -> LearnedWeights:
-    """The shipped weights, read once."""
-    if not _LOADED:
-        _LOADED.append(load_weights())
-    return _LOADED[0]
+def weights(path: Path = WEIGHTS_FILE) -> LearnedWeights:
+    """The shipped weights (or another shipped file's), read once."""
+    found = _LOADED.get(path)
+    if found is None:
+        found = _LOADED[path] = load_weights(path)
+    return found
 
 
 def seat_features(s: Any, seat: int, leaders: list[tuple[int, int]], left: int, share: float,
@@ -129,6 +138,12 @@ def seat_features(s: Any, seat: int, leaders: list[tuple[int, int]], left: int, 
     x += [p * share for p in parts]
     x += counts
     x += [counts[i] * share for i in _IN_PLAY_AT]
+    on = [0.0] * len(ON_SPACES)
+    for key in s.at[seat]:                          # a worker key plus the day: gear and space
+        k = _SPACE_INDEX.get(key + s.day)
+        if k is not None:
+            on[k] += 1.0
+    x += on
     return x, v2
 
 
@@ -174,6 +189,15 @@ def estimate_scores_learned(state: Any) -> list[float]:
     return _estimate(s, folded(weights(), s.food_done, s.day, s.num_players))
 
 
+def estimate_scores_learned_first(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the first fit's weights (``eval=learned1``: the
+    ``medium`` and ``hard`` of stop 29, a baseline for the matches in docs/bots.md)."""
+    s = state
+    if s.phase == OVER:
+        return s.scores()
+    return _estimate(s, folded(weights(FIRST_FIT_FILE), s.food_done, s.day, s.num_players))
+
+
 # --- the fast path: the weights folded into the parts --------------------------------------
 # ``v2 + w . x`` is linear in most of what it reads. Within one call the context features
 # (share of the game left, days to the Food Day, players) are the same for every seat, so
@@ -189,6 +213,8 @@ def estimate_scores_learned(state: Any) -> list[float]:
 _PART_AT = {p: len(CONTEXT) + k for k, p in enumerate(PARTS)}     # FEATURES' index of each part
 _COUNT_AT = {c: len(CONTEXT) + 2 * len(PARTS) + k for k, c in enumerate(COUNTS)}
 _IN_PLAY_SHARE_AT = {c: len(CONTEXT) + 2 * len(PARTS) + len(COUNTS) + k for k, c in enumerate(IN_PLAY)}
+_SPACE_INDEX = {key: k for k, key in enumerate(SPACE_KEYS)}   # ON_SPACES' index by worker key plus day
+_SPACE_AT = len(FEATURES) - len(ON_SPACES)                     # FEATURES' index of the first space
 # the counts that are one field of the player's board
 _COUNT_FIELD = {"vp": VP, "corn": CORN, "wood": WOOD, "stone": STONE, "gold": GOLD, "skulls": SKULL,
                 "workers": WORKERS, "ready": READY, "on_gears": ON_GEARS, "agriculture": TECH,
@@ -219,12 +245,13 @@ class Folded(NamedTuple):
     banked: float                  # of the monuments' VP (what banked adds to the board's fields)
     temples: float                 # of temple_outlook
     feeding: float                 # of feeding_outlook
-    gears: float                   # of gear_outlook less the ready workers
+    gears: float                   # of gear_outlook's Chichen Itza and picked-up worker
     time: float                    # of time_outlook's skulls
     correction: float              # of v2_correction's hunger
     left: int                      # heuristic.rounds_left
     share: float                   # heuristic.share_left
-    waiting: tuple[float, ...]     # heuristic.waiting_value by worker key plus the day (below Chichen Itza)
+    waiting: tuple[float, ...]     # by worker key plus the day (below Chichen Itza): heuristic.waiting_value
+    #                                times the gears' weight, plus the space's own weight (ON_SPACES)
 
 
 def folded(learned: LearnedWeights, food_done: int, day: int, players: int) -> Folded:
@@ -279,7 +306,8 @@ def _fold(w: tuple[float, ...], food_done: int, day: int, players: int) -> Folde
     waiting = [0.0] * CHICHEN_AT
     for g in range(CHICHEN):
         for pos in range(SPACES[g]):
-            waiting[AT_BASE[g] + pos] = H.waiting_value(g, pos, left)
+            at = AT_BASE[g] + pos
+            waiting[at] = part["gears"] * H.waiting_value(g, pos, left) + w[_SPACE_AT + _SPACE_INDEX[at]]
     return Folded(constant, tuple(board), count["buildings"] + built, count["monuments"] + built,
                   w[2], w[3], banked, part["temples"], part["feeding"], part["gears"], part["time"],
                   correction, left, share, tuple(waiting))
@@ -314,8 +342,8 @@ def _estimate(s: Any, fold: Folded) -> list[float]:
         if temple is None:   # a pure function of the steps and the context: remembered
             temple = temples[steps] = H.temple_outlook(s, seat, leaders)
         total += w_temples * temple
-        gears, corn_coming = _workers_out(s, seat, P, picked, left, waiting, day)
-        total += w_gears * gears
+        on_gears, gears, corn_coming = _workers_out(s, seat, P, picked, left, waiting, day)
+        total += on_gears + w_gears * gears
         if P[SKULL] and skull_rounds:               # time_outlook: skulls still to reach Chichen Itza
             total += w_time * (SKULL_GAIN * min(P[SKULL], skull_rounds))
         need = max(0, P[WORKERS] - P[FARM_FREE])    # scoring.feeding_cost
@@ -351,10 +379,12 @@ def _temple_leaders(players: list[list[int]]) -> list[tuple[int, int]]:
 
 
 def _workers_out(s: Any, seat: int, P: list[int], picked: Any, left: int, waiting: tuple[float, ...],
-                 day: int) -> tuple[float, int]:
-    """(heuristic.gear_outlook less the ready workers, heuristic.corn_on_the_way), read from
-    the seat's worker keys (``state.at``: gear by gear, lowest space first, the order in
-    which gear_outlook scans the gears) instead of the gears."""
+                 day: int) -> tuple[float, float, int]:
+    """(the workers on the small gears' folded values, the rest of heuristic.gear_outlook less
+    the ready workers, heuristic.corn_on_the_way), read from the seat's worker keys
+    (``state.at``: gear by gear, lowest space first, the order in which gear_outlook scans
+    the gears) instead of the gears."""
+    on_gears = 0.0
     total = 0.0
     corn = 0
     chichen: list[int] = []
@@ -362,7 +392,7 @@ def _workers_out(s: Any, seat: int, P: list[int], picked: Any, left: int, waitin
     for key in s.at[seat]:
         at = key + day
         if at < CHICHEN_AT:
-            total += waiting[at]
+            on_gears += waiting[at]
             if at < PALENQUE_END:                   # rules 3: Palenque's corn, when picked up
                 corn += PALENQUE_CORN_AT[at]
         else:
@@ -378,7 +408,7 @@ def _workers_out(s: Any, seat: int, P: list[int], picked: Any, left: int, waitin
         elif g == CHICHEN:
             pos = min(pos + ahead, CHICHEN_LAST) if P[SKULL] else 0
         total += H.PICK_VALUE[g][pos]
-    return total, corn
+    return on_gears, total, corn
 
 
 def _hunger(need: int, each: int, have: int, days: int, weight: float) -> tuple[float, float]:
