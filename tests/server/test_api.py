@@ -47,6 +47,11 @@ def test_new_table_matches_the_engine(client, support):
     ({"game": "toy", "players": 5}, "bad_table"),
     ({"game": "toy", "players": 2, "options": {"speed": 3}}, "bad_table"),
     ({"game": "toy", "players": 2, "seats": [{"agent": "human"}, {"agent": "wizard"}]}, "bad_agent"),
+    # an estimate the game does not have: refused at once, not at the bot's first move
+    ({"game": "tzolkin", "players": 2, "seats": [{"agent": "human"}, {"agent": "heuristic:eval=v0"}]},
+     "bad_agent"),
+    ({"game": "tzolkin", "players": 2, "seats": [{"agent": "human"}, {"agent": "mcts:10i,eval=learned9"}]},
+     "bad_agent"),
     ({"game": "toy", "players": 2, "seats": [{"agent": "human"}]}, "bad_request"),
     ({"game": "toy", "players": 2, "colour": "red"}, "bad_request"),
     ({"game": "toy"}, "bad_request"),
@@ -200,3 +205,16 @@ def test_an_engine_failure_is_a_clear_500_and_changes_nothing(make_app, support,
         assert response.status_code == 500 and response.json()["error"] == "server_error"
         assert client.get(f"/api/tables/{data['table']}").json()["move_number"] == 0
         assert move(client, support, data["table"], data["tokens"][0], 0, action_id=0).status_code == 200
+
+
+def test_a_bot_may_name_any_estimate_its_game_has(client):
+    """``eval=NAME`` is checked against the table's game: Tzolk'in's own names (``learned1``,
+    the first fit) are taken, and a game that names no estimate plays its one for any name."""
+    for game, agent in (("tzolkin", "heuristic:sensible=1,eval=learned1"), ("tzolkin", "mcts:10i,eval=v2"),
+                        ("toy", "heuristic:eval=learned1")):
+        answer = client.post("/api/tables", json={"game": game, "players": 2, "seed": 1,
+                                                  "seats": [{"agent": "human"}, {"agent": agent}]})
+        assert answer.status_code == 201, (game, agent, answer.text)
+    refused = client.post("/api/tables", json={"game": "tzolkin", "players": 2, "seats": [
+        {"agent": "human"}, {"agent": "heuristic:eval=v0"}]}).json()
+    assert "no estimate 'v0'" in refused["message"] and "learned1" in refused["message"]

@@ -6,7 +6,8 @@ put on the internet; ``mayagames serve`` sets each one from a flag or an environ
 variable (``docs/server.md`` lists them).
 
 * :func:`check_bot_spec` refuses, when a table is created, a bot spec that would think
-  longer than the limits allow or whose settings are not finite numbers;
+  longer than the limits allow, whose settings are not finite numbers, or that names an
+  estimate its game does not have (``eval=NAME``);
   :func:`cap_agent` bounds an agent built from a stored spec (a table created before the
   limits were lowered) so that no decision outlives them either.
 * :class:`RateLimiter` keeps token buckets per client address and per seat token.
@@ -23,6 +24,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from ..agents import HeuristicAgent, LevelAgent, MCTSAgent, make_agent
+from ..agents.hooks import estimator
+from ..core.registry import get_game
 
 ENV_PREFIX = "MAYAGAMES_"
 
@@ -152,9 +155,10 @@ class BotSpecError(ValueError):
         self.limit = limit
 
 
-def check_bot_spec(spec: str, limits: ServerLimits) -> None:
-    """Refuse a spec that does not parse, has a setting that is not a finite number, or
-    would think beyond ``limits`` (the message names the limit and its setting)."""
+def check_bot_spec(spec: str, limits: ServerLimits, game: str | None = None) -> None:
+    """Refuse a spec that does not parse, has a setting that is not a finite number, names
+    an estimate ``game`` does not have (``eval=NAME``), or would think beyond ``limits``
+    (the message names the limit and its setting)."""
     for part in spec.partition(":")[2].split(","):
         key, sep, value = part.partition("=")
         if sep and not finite_or_text(value):
@@ -167,12 +171,27 @@ def check_bot_spec(spec: str, limits: ServerLimits) -> None:
     for name, value in vars(agent).items():
         if isinstance(value, float) and not math.isfinite(value):
             raise BotSpecError(f"agent {spec!r}: {name} must be a finite number")
+    if game is not None:
+        check_estimates(agent, game, spec)
     for what, value, limit in thinking_of(agent, limits):
         if value > getattr(limits, limit):
             raise BotSpecError(
                 f"agent {spec!r}: {what} {value:g} is over this server's limit of "
                 f"{getattr(limits, limit):g} ({limit}, setting {ENV_PREFIX}{limit.upper()})",
                 limit)
+
+
+def check_estimates(agent: Any, game: str, spec: str) -> None:
+    """Refuse an ``eval=NAME`` that ``game`` does not have, when the table is created
+    rather than at the bot's first move (a game that names no estimate plays its one)."""
+    info = get_game(game)
+    for one in (agent.agents() if isinstance(agent, LevelAgent) else [agent]):
+        name = one.eval if isinstance(one, (HeuristicAgent, MCTSAgent)) else None
+        if name:
+            try:
+                estimator(info, name)
+            except ValueError as exc:
+                raise BotSpecError(f"agent {spec!r}: {exc}") from exc
 
 
 def finite_or_text(value: str) -> bool:

@@ -89,7 +89,8 @@ class TableFactory:
     def new_seats(self, req: CreateTable, with_tokens: bool
                   ) -> tuple[list[StoredSeat], list[str | None]]:
         """The seats of a new table and each one's token (None: a bot's seat, or no token
-        yet); a bot spec over the server's limits is refused (limits.check_bot_spec)."""
+        yet); a bot spec over the server's limits, or naming an estimate the game does not have,
+        is refused (limits.check_bot_spec)."""
         limits = self.base.limits
         specs = req.seats or [None] * req.players
         seats, tokens = [], []
@@ -97,7 +98,7 @@ class TableFactory:
             agent = (spec.agent.strip().lower() if spec else HUMAN) or HUMAN
             if agent != HUMAN:
                 try:
-                    check_bot_spec(agent, limits)
+                    check_bot_spec(agent, limits, req.game)
                 except BotSpecError as exc:
                     raise ServerError(422 if exc.limit else 400, "bot_limit" if exc.limit
                                       else "bad_agent", f"seat {i}: {exc}") from exc
