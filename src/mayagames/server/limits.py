@@ -155,7 +155,7 @@ class BotSpecError(ValueError):
         self.limit = limit
 
 
-def check_bot_spec(spec: str, limits: ServerLimits, game: str | None = None) -> None:
+def check_bot_spec(spec: str, limits: ServerLimits, game: str) -> None:
     """Refuse a spec that does not parse, has a setting that is not a finite number, names
     an estimate ``game`` does not have (``eval=NAME``), or would think beyond ``limits``
     (the message names the limit and its setting)."""
@@ -171,8 +171,7 @@ def check_bot_spec(spec: str, limits: ServerLimits, game: str | None = None) -> 
     for name, value in vars(agent).items():
         if isinstance(value, float) and not math.isfinite(value):
             raise BotSpecError(f"agent {spec!r}: {name} must be a finite number")
-    if game is not None:
-        check_estimates(agent, game, spec)
+    check_estimates(agent, game, spec)
     for what, value, limit in thinking_of(agent, limits):
         if value > getattr(limits, limit):
             raise BotSpecError(
