@@ -77,6 +77,29 @@ def test_corrupt_records_are_rejected():
         verify(GameRecord.from_dict(data))
 
 
+def test_a_record_ended_early_verifies_by_its_reason():
+    """A resigned 2-player game: the moves stop early, the winners are the ending's."""
+    _, record = conformance.play_random_game("toy", 2, seed=2)
+    data = record.to_dict()
+    data["moves"] = data["moves"][:4]
+    state = replay(GameRecord.from_dict(data))
+    assert not state.is_terminal
+    data["result"] = {"scores": state.scores(), "winners": [1], "reason": "Ana resigned"}
+    assert verify(GameRecord.from_dict(data)) is not None
+    for bad, match in ((dict(data["result"], scores=[99, 99]), "scores"),
+                       (dict(data["result"], winners=[2]), "not seats"),
+                       (dict(data["result"], winners=[]), "not seats")):
+        with pytest.raises(RecordError, match=match):
+            verify(GameRecord.from_dict(dict(data, result=bad)))
+    finished = record.to_dict()
+    finished["result"]["reason"] = "Ana resigned"
+    with pytest.raises(RecordError, match="moves finish it"):
+        verify(GameRecord.from_dict(finished))
+    del data["result"]["reason"]  # without one, a result needs the rules' end
+    with pytest.raises(RecordError, match="do not finish"):
+        verify(GameRecord.from_dict(data))
+
+
 def test_view_hides_hands_and_deck():
     state = new_game("toy", 3, seed=9)
     view = state.view(1)

@@ -4,6 +4,8 @@ more the table's zombie bot plays the seat on. Refusals change nothing."""
 
 from __future__ import annotations
 
+from mayagames.core.record import GameRecord, verify
+
 
 def rated_pair(client, support):
     ana, ben = support.register(client, "Ana"), support.register(client, "Ben")
@@ -33,6 +35,10 @@ def test_resigning_a_rated_two_player_game_ends_it_as_a_loss(pclient, support, p
     assert chat[-1]["system"] and chat[-1]["text"] == "Ana resigned: the game is over."
     mine = pclient.get("/api/me").json()["tables"]
     assert mine[0]["status"] == "finished" and mine[0]["your_turn"] is False
+    record = pclient.get(f"/api/tables/{table}/record").json()  # the resignation's winner,
+    assert record["result"]["winners"] == [1]  # not the leader of the unfinished game
+    assert record["result"]["reason"] == "Ana resigned"
+    assert not verify(GameRecord.from_dict(record)).is_terminal
 
     again = pclient.post(f"/api/tables/{table}/resign")
     assert again.status_code == 409 and again.json()["error"] == "game_over"

@@ -8,8 +8,10 @@ A record is everything needed to reproduce a game exactly::
      "moves": ["deal ...", ...],
      "result": {"scores": [...], "winners": [...]}}   # present once finished
 
-:func:`replay` parses and applies every move, checking legality; :func:`verify`
-also checks the stored result.
+A game over before its rules end it (a player of two resigned on the server) has a
+``"reason"`` in its result (``"Ana resigned"``), the scores where it stopped and the
+winners the ending gave. :func:`replay` parses and applies every move, checking legality;
+:func:`verify` also checks the stored result.
 """
 
 from __future__ import annotations
@@ -130,10 +132,28 @@ def replay(record: GameRecord) -> State:
 def verify(record: GameRecord) -> State:
     """Replay and check the stored result (if the game is finished)."""
     state = replay(record)
-    if record.result is not None:
+    if record.result is not None and "reason" in record.result:
+        check_ended_early(record, state)
+    elif record.result is not None:
         if not state.is_terminal:
             raise RecordError("record has a result but its moves do not finish the game")
         got = {"scores": state.scores(), "winners": state.winners()}
         if got != record.result:
             raise RecordError(f"record result {record.result} differs from replayed {got}")
     return state
+
+
+def check_ended_early(record: GameRecord, state: State) -> None:
+    """A result with a ``reason``: the moves stop before the rules' end, the scores are the
+    replayed ones, and the winners are seats of the game."""
+    result = record.result or {}
+    if state.is_terminal:
+        raise RecordError(f"record says the game ended early ({result['reason']!r}) but its "
+                          "moves finish it")
+    if result.get("scores") != state.scores():
+        raise RecordError(f"record scores {result.get('scores')} differ from replayed "
+                          f"{state.scores()}")
+    winners = result.get("winners")
+    if (not isinstance(winners, list) or not winners
+            or not all(type(w) is int and 0 <= w < record.num_players for w in winners)):
+        raise RecordError(f"record winners {winners!r} are not seats of the game")
