@@ -79,6 +79,21 @@ def test_the_levels_stay_within_the_default_limits(client, support):
         support.create_table(client, agents=["human", level], seed=None)
 
 
+def test_a_level_is_checked_by_the_agent_that_plays_the_table_game(monkeypatch):
+    """A level that differs by game names its estimate per game: another game's estimate
+    name (one this game lacks) does not refuse the table."""
+    from mayagames import agents
+    from mayagames.server.limits import BotSpecError, check_bot_spec
+
+    monkeypatch.setitem(agents.LEVELS_BY_GAME, "tikal",
+                        dict(agents.LEVELS_BY_GAME["tikal"], medium="heuristic:eval=tikal_only"))
+    check_bot_spec("medium", ServerLimits(), "tzolkin")  # plays Tzolk'in on eval=learned
+    monkeypatch.setitem(agents.LEVELS_BY_GAME, "tzolkin",
+                        dict(agents.LEVELS_BY_GAME["tzolkin"], medium="heuristic:eval=nowhere"))
+    with pytest.raises(BotSpecError, match="no estimate 'nowhere'"):
+        check_bot_spec("medium", ServerLimits(), "tzolkin")
+
+
 def test_limits_are_configurable(make_app, support):
     from fastapi.testclient import TestClient
 

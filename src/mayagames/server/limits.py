@@ -172,7 +172,7 @@ def check_bot_spec(spec: str, limits: ServerLimits, game: str) -> None:
         if isinstance(value, float) and not math.isfinite(value):
             raise BotSpecError(f"agent {spec!r}: {name} must be a finite number")
     check_estimates(agent, game, spec)
-    for what, value, limit in thinking_of(agent, limits):
+    for what, value, limit in thinking_of(agent):
         if value > getattr(limits, limit):
             raise BotSpecError(
                 f"agent {spec!r}: {what} {value:g} is over this server's limit of "
@@ -182,15 +182,15 @@ def check_bot_spec(spec: str, limits: ServerLimits, game: str) -> None:
 
 def check_estimates(agent: Any, game: str, spec: str) -> None:
     """Refuse an ``eval=NAME`` that ``game`` does not have, when the table is created
-    rather than at the bot's first move (a game that names no estimate plays its one)."""
-    info = get_game(game)
-    for one in (agent.agents() if isinstance(agent, LevelAgent) else [agent]):
-        name = one.eval if isinstance(one, (HeuristicAgent, MCTSAgent)) else None
-        if name:
-            try:
-                estimator(info, name)
-            except ValueError as exc:
-                raise BotSpecError(f"agent {spec!r}: {exc}") from exc
+    rather than at the bot's first move (a game that names no estimate plays its one). Of a
+    level that differs by game, only the agent that plays ``game`` is checked."""
+    playing = agent.agent_for(game) if isinstance(agent, LevelAgent) else agent
+    name = playing.eval if isinstance(playing, (HeuristicAgent, MCTSAgent)) else None
+    if name:
+        try:
+            estimator(get_game(game), name)
+        except ValueError as exc:
+            raise BotSpecError(f"agent {spec!r}: {exc}") from exc
 
 
 def finite_or_text(value: str) -> bool:
@@ -202,13 +202,20 @@ def finite_or_text(value: str) -> bool:
         return True
 
 
-def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]]:
+def each_agent(agent: Any) -> list[Any]:
+    """The agents a spec may play with: each agent of a level that differs by game."""
+    return agent.agents() if isinstance(agent, LevelAgent) else [agent]
+
+
+def thinking_of(agent: Any) -> list[tuple[str, float, str]]:
     """What an agent spends per decision: (what, amount, the limit that bounds it); a
     level that differs by game: what each of its agents spends."""
-    if isinstance(agent, LevelAgent):
-        return [spent for one in agent.agents() for spent in thinking_of(one, limits)]
+    return [spent for one in each_agent(agent) for spent in thinking_of_one(one)]
+
+
+def thinking_of_one(agent: Any) -> list[tuple[str, float, str]]:
     if isinstance(agent, MCTSAgent):
-        spent = [("worlds", agent.worlds or 0, "bot_max_worlds")]
+        spent: list[tuple[str, float, str]] = [("worlds", agent.worlds or 0, "bot_max_worlds")]
         if agent.seconds is not None:
             spent.append(("seconds", agent.seconds, "bot_max_seconds"))
         if agent.iterations is not None:
@@ -223,10 +230,13 @@ def thinking_of(agent: Any, limits: ServerLimits) -> list[tuple[str, float, str]
 
 def cap_agent(agent: Any, limits: ServerLimits) -> Any:
     """Bound an agent's thinking to ``limits`` (a stored spec from before they were lowered)."""
-    if isinstance(agent, LevelAgent):
-        for one in agent.agents():
-            cap_agent(one, limits)
-    elif isinstance(agent, MCTSAgent):
+    for one in each_agent(agent):
+        cap_one(one, limits)
+    return agent
+
+
+def cap_one(agent: Any, limits: ServerLimits) -> None:
+    if isinstance(agent, MCTSAgent):
         if agent.seconds is not None or agent.iterations is None:
             agent.seconds = min(agent.seconds or limits.bot_max_seconds, limits.bot_max_seconds)
         if agent.iterations is not None:
@@ -237,7 +247,6 @@ def cap_agent(agent: Any, limits: ServerLimits) -> Any:
         if agent.depth is not None:
             agent.depth = min(agent.depth, limits.bot_max_depth)
         agent.depth_by_game = {g: min(d, limits.bot_max_depth) for g, d in agent.depth_by_game.items()}
-    return agent
 
 
 # --- seat names -----------------------------------------------------------------------
