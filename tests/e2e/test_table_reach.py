@@ -216,7 +216,7 @@ def test_every_kind_of_choice_is_within_reach_on_laptop_and_phone(quick_server, 
     assert sorted(seen["tikal"]) == sorted(TIKAL_KINDS), seen
 
 
-def test_player_panels_show_each_seats_goods_always_on_screen(quick_server, new_page, support):
+def test_player_panels_show_each_seats_goods_always_on_screen(quick_server, new_page, support, shots):
     """BGA's player panels: each seat's resources next to its score (Tzolk'in corn, wood,
     stone, gold, skulls, workers; Tikal AP, treasures, cards, figures), on screen however
     far down the page is scrolled: the side column's Players card on a laptop, the sticky
@@ -236,6 +236,12 @@ def test_player_panels_show_each_seats_goods_always_on_screen(quick_server, new_
                 p = view["players"][0]
                 corn = rows.nth(0).locator(".seat-panel .res-i").first
                 expect(corn).to_have_attribute("title", f"{p['corn']} corn")
+            else:  # the action cards as a drawn card (a glyph's font may lack it)
+                camp = view["players"][0]["campsite"]
+                cards = len(camp["left"]) + len(camp["right"])
+                expect(rows.nth(0).locator(".seat-panel .res-i:has(svg.ic-card)")).to_have_attribute(
+                    "title", f"{cards} action card{'' if cards == 1 else 's'} on the campsite")
+            laptop.locator("#players-card").screenshot(path=str(shots / f"panels-{game}.png"))
             laptop.evaluate("window.scrollTo(0, document.body.scrollHeight)")
             laptop.wait_for_timeout(100)
             box = laptop.locator("#players-card").bounding_box()

@@ -43,7 +43,8 @@ const SHAPES = {
   ap: '<path d="M13 2 L5 13 H11 L10 22 L19 10 H13 Z" fill="#f2c744" stroke="#9c7a12" stroke-linejoin="round"/>',
   explorer: '<circle cx="12" cy="6" r="3.5" fill="#5d4037"/><path d="M7 21 L9 11 H15 L17 21 Z" fill="#5d4037"/>',
   leader: '<path d="M8 5 L9.5 2 L12 4 L14.5 2 L16 5 Z" fill="#c98a2b"/><circle cx="12" cy="8" r="3.2" fill="#5d4037"/><path d="M6.5 21 L8.5 12 H15.5 L17.5 21 Z" fill="#5d4037"/>',
-  // Tikal's action cards
+  // Tikal's action cards: a card's back, then what each card does
+  card: '<rect x="5" y="3" width="14" height="18" rx="2" fill="#f3e2c0" stroke="#6d4c1d" stroke-width="1.2"/><rect x="7.5" y="5.5" width="9" height="13" rx="1" fill="none" stroke="#c98a2b"/><path d="M12 8 L15 12 L12 16 L9 12 Z" fill="#c98a2b"/>',
   dig: '<path d="M6 3 L14 11" stroke="#6d4c1d" stroke-width="2.4" stroke-linecap="round"/><path d="M4.5 5 L7.5 2" stroke="#6d4c1d" stroke-width="2.4" stroke-linecap="round"/><path d="M12 9 L19 13 L21 21 L13 19 L9 12 Z" fill="#7f8c8d" stroke="#4d5656" stroke-linejoin="round"/>',
   trail: '<path d="M4 18 L6 9 L18 6 L20 15 Z" fill="#b0a089" stroke="#5d5140" stroke-width="1.2" stroke-linejoin="round"/><path d="M9 14 C9 12 10.5 11.5 11 13 C11.5 14.5 10 16 9 14 Z M13 11 C13 9 14.5 8.5 15 10 C15.5 11.5 14 13 13 11 Z" fill="#5d5140"/>',
   steps: '<path d="M6 21 C4 21 4 17 5 15 C6 13 9 13 9 16 C9 19 8 21 6 21 Z M15 13 C13 13 13 9 14 7 C15 5 18 5 18 8 C18 11 17 13 15 13 Z" fill="#5d4037"/><circle cx="4.6" cy="12.6" r=".9" fill="#5d4037"/><circle cx="6.6" cy="12" r=".9" fill="#5d4037"/><circle cx="13.6" cy="4.6" r=".9" fill="#5d4037"/><circle cx="15.6" cy="4" r=".9" fill="#5d4037"/>',

@@ -174,7 +174,7 @@ export function panel(ctx, seat) {
   const item = (name, value, title) => `<span class="res-i" title="${esc(title)}">${icon(name, { size: 17 })}<b>${esc(String(value))}</b></span>`;
   return item("ap", camp.ap_token ?? "–", camp.ap_token !== null && camp.ap_token !== undefined ? `AP token ${camp.ap_token}` : "no AP token") +
     item("treasure", treasures, `${treasures} treasure${treasures === 1 ? "" : "s"} in the museum`) +
-    `<span class="res-i" title="${esc(`${cards} action card${cards === 1 ? "" : "s"} on the campsite`)}">🂠<b>${cards}</b></span>` +
+    item("card", cards, `${cards} action card${cards === 1 ? "" : "s"} on the campsite`) +
     item("explorer", p.available.explorers, `${p.available.explorers} Explorers in the Available Supply`) +
     item("leader", p.available.leaders, `${p.available.leaders} Leaders in the Available Supply`) +
     (p.passed ? '<span class="badge">passed</span>' : "");
