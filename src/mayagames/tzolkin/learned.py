@@ -183,19 +183,21 @@ def estimate_scores_learned(state: Any) -> list[float]:
     game is over). :func:`estimate_scores_reference`'s numbers (to rounding) with the
     weights folded once per moment of the game (:func:`folded`): a search calls this at
     every leaf."""
-    s = state
-    if s.phase == OVER:
-        return s.scores()
-    return _estimate(s, folded(weights(), s.food_done, s.day, s.num_players))
+    return estimate_scores_with(state, WEIGHTS_FILE)
 
 
 def estimate_scores_learned_first(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the first fit's weights (``eval=learned1``: the
     ``medium`` and ``hard`` of stop 29, a baseline for the matches in docs/bots.md)."""
+    return estimate_scores_with(state, FIRST_FIT_FILE)
+
+
+def estimate_scores_with(state: Any, path: Path) -> list[float]:
+    """The learned estimate on the weights of ``path`` (a shipped file; read once)."""
     s = state
     if s.phase == OVER:
         return s.scores()
-    return _estimate(s, folded(weights(FIRST_FIT_FILE), s.food_done, s.day, s.num_players))
+    return _estimate(s, folded(weights(path), s.food_done, s.day, s.num_players))
 
 
 # --- the fast path: the weights folded into the parts --------------------------------------
