@@ -28,6 +28,15 @@ fit, then the ``medium`` on it plays the second generation and both are fitted t
     .venv/bin/python benchmarks/train_eval.py --games 1533 --jobs 2 --seed 2100
     .venv/bin/python benchmarks/train_eval.py --games 1058 --jobs 2 --seed 6100 \
         --spec heuristic:sensible=1,eval=learned --data runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
+
+The third fit (``eval=learned3``, ``medium``'s estimate since stop 32) adds a third
+generation, played by the ``medium`` on the second fit, and fits all three (docs/bots.md)::
+
+    .venv/bin/python benchmarks/train_eval.py --games 1000 --jobs 1 --seed 8100 \
+        --spec heuristic:sensible=1,eval=learned --data runs/train_eval/gen3.jsonl --play-only
+    .venv/bin/python benchmarks/train_eval.py --fit-only --name learned3 \
+        --out src/mayagames/tzolkin/data/eval_learned_3.json \
+        --data runs/train_eval/gen3.jsonl runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 """
 
 from __future__ import annotations
@@ -186,6 +195,15 @@ def centred(a: Any, d: dict[str, Any]) -> Any:
     return a - (sums / count[:, None])[group]
 
 
+def describe_data(path: Path) -> dict[str, Any]:
+    """A games file as the weights record it: its games, their seeds, the bots that played
+    (specs as written when the games were played: an estimate's name then)."""
+    games = read_games(path)
+    seeds = [g["seed"] for g in games]
+    return {"file": path.name, "games": len(games), "seeds": [min(seeds), max(seeds)] if seeds else [],
+            "specs": sorted({spec for g in games for spec in g["seats"]})}
+
+
 def r2(pred: Any, truth: Any) -> float:
     import numpy as np
     return float(1 - ((truth - pred) ** 2).sum() / ((truth - truth.mean()) ** 2).sum())
@@ -266,13 +284,14 @@ def fit(args: argparse.Namespace) -> None:
     weights = [ridge(Xfit[eras == e], yfit[eras == e], lam) for e in range(L.ERAS)]
     target = {"final": "final score minus the v2 estimate (ridge per era)",
               "relative": "final score minus the v2 estimate, both less the table's mean (ridge per era)"}
-    doc = {"name": "learned", "target": target[args.target],
+    doc = {"name": args.name, "target": target[args.target],
            "features": list(L.FEATURES), "eras": [[round(float(v), 6) for v in w] for w in weights],
            "seed": args.seed, "spec": args.spec, "games": len(games), "positions": int(len(y)),
            "every": args.every, "players": {str(n): sum(len(g["seats"]) == n for g in games) for n in (2, 3, 4)},
            "trained": datetime.date.today().isoformat(),
            "self_play_cpu_seconds": round(sum(g.get("cpu", 0.0) for g in games)),
            "fit_seconds": round(time.time() - started), "held_out": figures,
+           "data": [describe_data(Path(path)) for path in args.data],
            "command": "python benchmarks/train_eval.py " + " ".join(sys.argv[1:])}
     out = Path(args.out)
     out.write_text(json.dumps(doc, indent=1) + "\n")
@@ -290,6 +309,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--data", nargs="+", default=[str(ROOT / "runs" / "train_eval" / "games.jsonl")],
                    help="games file (the first one is played into; the fit reads all)")
     p.add_argument("--out", default=str(L.WEIGHTS_FILE))
+    p.add_argument("--name", default="learned", help="the estimate's name written in --out "
+                   "(eval=NAME: learned, learned3)")
     p.add_argument("--every", type=int, default=2, help="use every N-th position of a game")
     p.add_argument("--lambdas", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
     p.add_argument("--target", choices=("final", "relative"), default="relative",

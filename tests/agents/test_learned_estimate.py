@@ -90,7 +90,8 @@ def test_eval_learned_names_the_learned_estimate():
     assert named == pytest.approx(given)
 
 
-@pytest.mark.parametrize("spec", ["heuristic:sensible=1,eval=learned", "mcts:60i,eval=learned"])
+@pytest.mark.parametrize("spec", ["heuristic:sensible=1,eval=learned", "mcts:60i,eval=learned",
+                                  "heuristic:sensible=1,eval=learned3", "medium"])
 def test_a_bot_on_the_learned_estimate_decides_deterministically(spec):
     for s in random_positions(2, count=3, seed=5)[0]:
         view, legal = s.view(s.current_player), s.legal_actions()
@@ -237,4 +238,26 @@ def test_learned1_is_the_first_fit_kept_as_a_baseline():
     view, legal = s.view(s.current_player), s.legal_actions()
     named = make_agent("heuristic:eval=learned1", 3).action_values(view, legal)
     given = HeuristicAgent(3, estimate=L.estimate_scores_learned_first).action_values(view, legal)
+    assert named == pytest.approx(given)
+
+
+def test_learned3_is_the_third_fit_medium_plays():
+    """``eval=learned3`` (``medium``'s estimate) plays the third fit: three generations of
+    self-play named in its file, read back as written; it differs from ``learned``."""
+    third = L.load_weights(L.THIRD_FIT_FILE)
+    assert third.meta["name"] == "learned3"
+    data = third.meta["data"]
+    assert [d["file"] for d in data] == ["gen3.jsonl", "gen2.jsonl", "games.jsonl"]
+    assert sum(d["games"] for d in data) == third.meta["games"] == 3591
+    seeds = sorted(tuple(d["seeds"]) for d in data)
+    assert all(a[1] < b[0] for a, b in zip(seeds, seeds[1:]))  # no generation shares a seed
+    s = every_position(2, seed=8)[60]
+    w = third.eras[L.era(s)]
+    rows, base = L.features_of(s)
+    by_hand = [v + sum(a * b for a, b in zip(w, x)) for x, v in zip(rows, base)]
+    assert L.estimate_scores_learned_third(s) == pytest.approx(by_hand, rel=1e-9)
+    assert L.estimate_scores_learned_third(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
+    view, legal = s.view(s.current_player), s.legal_actions()
+    named = make_agent("medium", 3).action_values(view, legal)
+    given = HeuristicAgent(3, estimate=L.estimate_scores_learned_third, sensible=True).action_values(view, legal)
     assert named == pytest.approx(given)

@@ -80,5 +80,5 @@ def test_mcts_sensible_searches_and_plays_only_sensible_moves():
 
 
 def test_levels():
-    assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=learned" and LEVELS["hard"][0] == "mcts:1s"
-    assert make_agent("medium").sensible and make_agent("medium").eval == "learned"
+    assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=learned3" and LEVELS["hard"][0] == "mcts:1s"
+    assert make_agent("medium").sensible and make_agent("medium").eval == "learned3"

@@ -39,6 +39,9 @@ WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_learned.json"
 # the first fit (stop 29: no per-space features, their weights 0), kept as the baseline
 # ``eval=learned1`` as v1 and v2 are kept: the levels of before can still be played
 FIRST_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_1.json"
+# the third fit (stop 32: three generations of self-play), ``eval=learned3``: the ``medium``
+# level's estimate (more points in self-play; the search stays on the second, ``learned``)
+THIRD_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_3.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -190,6 +193,12 @@ def estimate_scores_learned_first(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the first fit's weights (``eval=learned1``: the
     ``medium`` and ``hard`` of stop 29, a baseline for the matches in docs/bots.md)."""
     return estimate_scores_with(state, FIRST_FIT_FILE)
+
+
+def estimate_scores_learned_third(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the third fit's weights (``eval=learned3``: the
+    ``medium`` level's estimate, docs/bots.md "Stop 32")."""
+    return estimate_scores_with(state, THIRD_FIT_FILE)
 
 
 def estimate_scores_with(state: Any, path: Path) -> list[float]:
