@@ -497,20 +497,25 @@ class Database:
             conn.execute(NOTIFY, {"channel": self.channel,
                                   "payload": json.dumps(payload, separators=(",", ":"))})
 
-    # --- bot leases (PostgreSQL) ---------------------------------------------
-    def claim_bot_lease(self, table_id: str, owner: str, seconds: float) -> bool:
-        """Take (or renew) the lease on ``table_id``'s bots unless another live owner holds it."""
+    # --- leases (PostgreSQL): bots, and clocks (playerstore.py) --------------------
+    def claim_lease(self, table: str, table_id: str, owner: str, seconds: float) -> bool:
+        """Take (or renew) the lease on ``table_id`` in the lease table ``table`` unless
+        another live owner holds it; the database's clock decides what is live."""
+        name = self._name(table)
         sql = text(f"""
-            INSERT INTO {self._name('game_bot_leases')} (table_id, owner, expires_at)
+            INSERT INTO {name} (table_id, owner, expires_at)
             VALUES (:tid, :owner, now() + make_interval(secs => :secs))
             ON CONFLICT (table_id) DO UPDATE
                SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-             WHERE {self._name('game_bot_leases')}.owner = EXCLUDED.owner
-                OR {self._name('game_bot_leases')}.expires_at < now()
+             WHERE {name}.owner = EXCLUDED.owner OR {name}.expires_at < now()
             RETURNING owner""")
         with self.engine.begin() as conn:
             return conn.execute(sql, {"tid": table_id, "owner": owner,
                                       "secs": seconds}).first() is not None
+
+    def claim_bot_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Take (or renew) the lease on ``table_id``'s bots unless another live owner holds it."""
+        return self.claim_lease("game_bot_leases", table_id, owner, seconds)
 
     def renew_bot_leases(self, table_ids: list[str], owner: str, seconds: float) -> list[str]:
         """Extend ``owner``'s leases on ``table_ids``; the ones it still holds."""

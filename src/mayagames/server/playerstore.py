@@ -17,7 +17,7 @@ from typing import Any, Callable
 import datetime as dt
 
 from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, case, delete,
-                        func, or_, select, text, type_coerce, update)
+                        func, or_, select, type_coerce, update)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -575,17 +575,7 @@ class PlayerStore:
     def claim_clock_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         """Take the lease on timing out ``table_id``'s clock unless another live owner holds
         it (PostgreSQL: the database's clock, as for bot leases)."""
-        name = f'"{self.db.schema}".clock_leases' if self.db.schema else "clock_leases"
-        sql = text(f"""
-            INSERT INTO {name} (table_id, owner, expires_at)
-            VALUES (:tid, :owner, now() + make_interval(secs => :secs))
-            ON CONFLICT (table_id) DO UPDATE
-               SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-             WHERE {name}.owner = EXCLUDED.owner OR {name}.expires_at < now()
-            RETURNING owner""")
-        with self.engine.begin() as conn:
-            return conn.execute(sql, {"tid": table_id, "owner": owner,
-                                      "secs": seconds}).first() is not None
+        return self.db.claim_lease("clock_leases", table_id, owner, seconds)
 
     def release_clock_lease(self, table_id: str, owner: str) -> None:
         with Session(self.engine) as s, s.begin():
