@@ -284,14 +284,18 @@ def fit(args: argparse.Namespace) -> None:
     weights = [ridge(Xfit[eras == e], yfit[eras == e], lam) for e in range(L.ERAS)]
     target = {"final": "final score minus the v2 estimate (ridge per era)",
               "relative": "final score minus the v2 estimate, both less the table's mean (ridge per era)"}
+    data = [describe_data(Path(path)) for path in args.data]
+    # a fit of games played before (--fit-only): the seed and bot of its first (newest) file
+    seed, spec = ((data[0]["seeds"][0], data[0]["specs"][0]) if args.fit_only and data[0]["seeds"]
+                  else (args.seed, args.spec))
     doc = {"name": args.name, "target": target[args.target],
            "features": list(L.FEATURES), "eras": [[round(float(v), 6) for v in w] for w in weights],
-           "seed": args.seed, "spec": args.spec, "games": len(games), "positions": int(len(y)),
+           "seed": seed, "spec": spec, "games": len(games), "positions": int(len(y)),
            "every": args.every, "players": {str(n): sum(len(g["seats"]) == n for g in games) for n in (2, 3, 4)},
            "trained": datetime.date.today().isoformat(),
            "self_play_cpu_seconds": round(sum(g.get("cpu", 0.0) for g in games)),
            "fit_seconds": round(time.time() - started), "held_out": figures,
-           "data": [describe_data(Path(path)) for path in args.data],
+           "data": data,
            "command": "python benchmarks/train_eval.py " + " ".join(sys.argv[1:])}
     out = Path(args.out)
     out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -245,7 +245,7 @@ def test_learned3_is_the_third_fit_medium_plays():
     """``eval=learned3`` (``medium``'s estimate) plays the third fit: three generations of
     self-play named in its file, read back as written; it differs from ``learned``."""
     third = L.load_weights(L.THIRD_FIT_FILE)
-    assert third.meta["name"] == "learned3"
+    assert third.meta["name"] == "learned3" and third.meta["seed"] == 8100  # its newest data's
     data = third.meta["data"]
     assert [d["file"] for d in data] == ["gen3.jsonl", "gen2.jsonl", "games.jsonl"]
     assert sum(d["games"] for d in data) == third.meta["games"] == 3591
