@@ -126,9 +126,10 @@ def assert_fast_equals_reference(positions) -> None:
                 L.estimate_scores_reference(state), rel=1e-9, abs=1e-9)
 
 
-def reference_by_hand(s) -> list[float]:
-    """The definition written out: v2 plus the era's weights dotted with the features."""
-    w = L.weights().eras[L.era(s)]
+def reference_by_hand(s, learned: L.LearnedWeights | None = None) -> list[float]:
+    """The definition written out: v2 plus the era's weights (of ``learned``, else the
+    shipped fit's) dotted with the features."""
+    w = (learned or L.weights()).eras[L.era(s)]
     rows, base = L.features_of(s)
     return [v2 + math.fsum(a * b for a, b in zip(w, x)) for x, v2 in zip(rows, base)]
 
@@ -230,10 +231,7 @@ def test_learned1_is_the_first_fit_kept_as_a_baseline():
     assert all(v[start:] == (0.0,) * len(L.ON_SPACES) for v in first.eras)
     assert first.meta["seed"] == 2100 and first.meta["games"] == 1533
     s = every_position(2, seed=8)[60]
-    w = first.eras[L.era(s)]
-    rows, base = L.features_of(s)
-    by_hand = [v + sum(a * b for a, b in zip(w, x)) for x, v in zip(rows, base)]
-    assert L.estimate_scores_learned_first(s) == pytest.approx(by_hand, rel=1e-9)
+    assert L.estimate_scores_learned_first(s) == pytest.approx(reference_by_hand(s, first), rel=1e-9)
     assert L.estimate_scores_learned_first(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
     view, legal = s.view(s.current_player), s.legal_actions()
     named = make_agent("heuristic:eval=learned1", 3).action_values(view, legal)
@@ -252,10 +250,7 @@ def test_learned3_is_the_third_fit_medium_plays():
     seeds = sorted(tuple(d["seeds"]) for d in data)
     assert all(a[1] < b[0] for a, b in zip(seeds, seeds[1:]))  # no generation shares a seed
     s = every_position(2, seed=8)[60]
-    w = third.eras[L.era(s)]
-    rows, base = L.features_of(s)
-    by_hand = [v + sum(a * b for a, b in zip(w, x)) for x, v in zip(rows, base)]
-    assert L.estimate_scores_learned_third(s) == pytest.approx(by_hand, rel=1e-9)
+    assert L.estimate_scores_learned_third(s) == pytest.approx(reference_by_hand(s, third), rel=1e-9)
     assert L.estimate_scores_learned_third(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
     view, legal = s.view(s.current_player), s.legal_actions()
     named = make_agent("medium", 3).action_values(view, legal)
