@@ -195,10 +195,10 @@ def centred(a: Any, d: dict[str, Any]) -> Any:
     return a - (sums / count[:, None])[group]
 
 
-def describe_data(path: Path) -> dict[str, Any]:
-    """A games file as the weights record it: its games, their seeds, the bots that played
-    (specs as written when the games were played: an estimate's name then)."""
-    games = read_games(path)
+def describe_data(path: Path, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """A games file (``games``: the ones read from it) as the weights record it: its games,
+    their seeds, the bots that played (specs as written when the games were played: an
+    estimate's name then)."""
     seeds = [g["seed"] for g in games]
     return {"file": path.name, "games": len(games), "seeds": [min(seeds), max(seeds)] if seeds else [],
             "specs": sorted({spec for g in games for spec in g["seats"]})}
@@ -212,7 +212,8 @@ def r2(pred: Any, truth: Any) -> float:
 def fit(args: argparse.Namespace) -> None:
     import numpy as np
     started = time.time()
-    games = sorted((g for path in args.data for g in read_games(Path(path))), key=lambda g: g["seed"])
+    files = [(path, read_games(Path(path))) for path in args.data]
+    games = sorted((g for _, read in files for g in read), key=lambda g: g["seed"])
     if len({g["seed"] for g in games}) < len(games):
         raise SystemExit("the data files share game seeds: give each run its own --seed")
     if not games:
@@ -284,7 +285,7 @@ def fit(args: argparse.Namespace) -> None:
     weights = [ridge(Xfit[eras == e], yfit[eras == e], lam) for e in range(L.ERAS)]
     target = {"final": "final score minus the v2 estimate (ridge per era)",
               "relative": "final score minus the v2 estimate, both less the table's mean (ridge per era)"}
-    data = [describe_data(Path(path)) for path in args.data]
+    data = [describe_data(Path(path), read) for path, read in files]
     # a fit of games played before (--fit-only): the seed and bot of its first (newest) file
     seed, spec = ((data[0]["seeds"][0], data[0]["specs"][0]) if args.fit_only and data[0]["seeds"]
                   else (args.seed, args.spec))
