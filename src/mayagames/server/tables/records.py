@@ -96,9 +96,10 @@ class Records:
                             seats=[Seat(s.name, s.agent) for s in stored.seats],
                             moves=list(room.moves),
                             meta={"table": stored.id, "seed_fixed": stored.seed_fixed})
-        record.finish(room.state)
-        if room.ended is not None:  # over before its rules end it (a resignation of 2): the
-            # winners are the resignation's, not the leaders of an unfinished game
+        if room.ended is None:
+            record.finish(room.state)
+        else:  # over before its rules end it (a resignation of 2): the winners are the
+            # resignation's, not the leaders of an unfinished game
             record.result = {"scores": room.state.scores(), "winners": room.winners(),
                              "reason": room.ended["reason"]}
         return record.to_dict()
