@@ -255,6 +255,7 @@ def test_player_panels_show_each_seats_goods_always_on_screen(quick_server, new_
             box = panels.first.bounding_box()
             assert box and 0 <= box["y"] < PHONE[1] / 2, box
             expect(panels.first.locator(".res-i")).to_have_count(icons)
+            phone.locator("#bar-panels").screenshot(path=str(shots / f"panels-{game}-phone.png"))
 
 
 def finished_tikal(server: Any, support: Any) -> str:
