@@ -20,7 +20,8 @@
 
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
 (a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
-runs/train_eval/gen2.jsonl``); several ``--data`` files are fitted together (their seeds
+runs/train_eval/gen2.jsonl``; several specs: each seat plays one of them, drawn from the
+game's seed); several ``--data`` files are fitted together (their seeds
 must differ). The shipped weights (stop 30) are two generations, two commands: the first
 fit, then the ``medium`` on it plays the second generation and both are fitted together
 (docs/bots.md, "Stop 30")::
@@ -64,15 +65,23 @@ EPSILON = 0.1
 TOLERANCE = 0.001  # held-out R2 differences this small do not choose a weaker shrinkage
 
 
-def seats_of(index: int, seed: int, spec: str) -> list[str]:
-    """The specs of a game's seats (drawn from the game's seed)."""
+def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
+    """The specs of a game's seats (drawn from the game's seed): with several specs each seat
+    plays one of them, drawn uniformly (a second generator, so that the games of one spec
+    are those of before); a share of the seats adds ``epsilon`` random moves."""
+    specs = (spec,) if isinstance(spec, str) else spec
     rng = Rng(seed * 7 + 1)
+    pick = Rng(seed * 7 + 2)
     players = PLAYERS[index % len(PLAYERS)]
-    noisy = spec + ("," if ":" in spec else ":") + f"epsilon={EPSILON}"
-    return [noisy if rng.random() < NOISY else spec for _ in range(players)]
+    seats = []
+    for _ in range(players):
+        chosen = specs[pick.randbelow(len(specs))] if len(specs) > 1 else specs[0]
+        noisy = chosen + ("," if ":" in chosen else ":") + f"epsilon={EPSILON}"
+        seats.append(noisy if rng.random() < NOISY else chosen)
+    return seats
 
 
-def play_game(task: tuple[int, int, str]) -> dict[str, Any]:
+def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
     """One self-play game: its seats, the index of every decision, the final scores."""
     index, seed, spec = task
     seats = seats_of(index, seed, spec)
@@ -110,7 +119,8 @@ def generate(args: argparse.Namespace) -> None:
     data = Path(args.data[0])
     data.parent.mkdir(parents=True, exist_ok=True)
     done = {g["index"] for g in read_games(data)}
-    tasks = [(i, args.seed + i, args.spec) for i in range(args.games) if i not in done]
+    spec = args.spec[0] if len(args.spec) == 1 else tuple(args.spec)
+    tasks = [(i, args.seed + i, spec) for i in range(args.games) if i not in done]
     print(f"{len(done)} games in {data}, {len(tasks)} to play (jobs {args.jobs})", flush=True)
     deadline = time.time() + args.minutes * 60 if args.minutes else None
     count = 0
@@ -288,7 +298,7 @@ def fit(args: argparse.Namespace) -> None:
     data = [describe_data(Path(path), read) for path, read in files]
     # a fit of games played before (--fit-only): the seed and bot of its first (newest) file
     seed, spec = ((data[0]["seeds"][0], data[0]["specs"][0]) if args.fit_only and data[0]["seeds"]
-                  else (args.seed, args.spec))
+                  else (args.seed, " ".join(args.spec)))
     doc = {"name": args.name, "target": target[args.target],
            "features": list(L.FEATURES), "eras": [[round(float(v), 6) for v in w] for w in weights],
            "seed": seed, "spec": spec, "games": len(games), "positions": int(len(y)),
@@ -310,7 +320,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=2100, help="game i has seed SEED + i")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--minutes", type=float, default=0, help="stop the games after this long (0: no limit)")
-    p.add_argument("--spec", default=SELF_PLAY, help="the self-play bot (a heuristic spec)")
+    p.add_argument("--spec", nargs="+", default=[SELF_PLAY],
+                   help="the self-play bot (a heuristic spec); several: each seat plays one, drawn")
     p.add_argument("--data", nargs="+", default=[str(ROOT / "runs" / "train_eval" / "games.jsonl")],
                    help="games file (the first one is played into; the fit reads all)")
     p.add_argument("--out", default=str(L.WEIGHTS_FILE))
