@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mayagames.agents import LEVELS, HeuristicAgent, MCTSAgent, make_agent
+from mayagames.agents.mcts import Node
 from mayagames.core import Rng, new_game
 from mayagames.tzolkin import heuristic as H
 from mayagames.tzolkin.positions import blank, play, set_goods
@@ -82,3 +83,51 @@ def test_mcts_sensible_searches_and_plays_only_sensible_moves():
 def test_levels():
     assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=learned3" and LEVELS["hard"][0] == "mcts:1s"
     assert make_agent("medium").sensible and make_agent("medium").eval == "learned3"
+
+
+def rails_position():
+    """Tzolk'in, 2 players, 3 workers, 7 corn: the Food Day of day 8 eats 6 corn, so the guard
+    rails refuse some of the moves (those that spend the corn the workers need)."""
+    s = blank(2)
+    set_goods(s, 0, corn=7)
+    play(s, "place tikal", "place yaxchilan")
+    legal = s.legal_actions()
+    kept = sensible_actions(s, legal)
+    assert 0 < len(kept) < len(legal)
+    return s, legal, kept
+
+
+def root_of(visits_and_means: dict) -> Node:
+    root = Node()
+    for action, (visits, mean) in visits_and_means.items():
+        child = root.children[action] = Node()
+        child.visits, child.value = visits, visits * mean
+    return root
+
+
+def test_mcts_rails_takes_a_kept_move_only_when_it_is_nearly_as_good():
+    """``rails=D``: after the search, a move the rails refuse gives way to the most visited move
+    they keep whose mean is within D and which had a tenth of its visits; else it stands."""
+    s, legal, kept = rails_position()
+    refused = next(a for a in legal if a not in kept)
+    near, far, rare = kept[0], kept[-1], kept[len(kept) // 2]
+    agent = MCTSAgent(1, iterations=10, rails=0.05)
+    view = s.view(0)
+    close = root_of({refused: (100, 0.60), near: (40, 0.57), far: (60, 0.50)})
+    assert agent._within_rails(view, legal, close, refused) == near       # 0.03 below: taken
+    too_low = root_of({refused: (100, 0.60), near: (40, 0.54)})
+    assert agent._within_rails(view, legal, too_low, refused) == refused  # 0.06 below: not
+    few = root_of({refused: (100, 0.60), rare: (9, 0.70)})
+    assert agent._within_rails(view, legal, few, refused) == refused      # 9 visits of 100: too few
+    assert agent._within_rails(view, legal, close, near) == near          # a kept move stands
+
+
+def test_mcts_rails_plays_legal_deterministic_moves_and_keeps_the_search():
+    s, legal, kept = rails_position()
+    view = s.view(0)
+    plain, railed = MCTSAgent(3, iterations=120), MCTSAgent(3, iterations=120, rails=0.05)
+    a, b = plain.act(view, legal), railed.act(view, legal)
+    assert b in legal and b == MCTSAgent(3, iterations=120, rails=0.05).act(view, legal)
+    assert plain.last.root == railed.last.root          # the same search; only the pick may differ
+    if a != b:
+        assert a not in kept and b in kept

@@ -47,6 +47,7 @@ def test_budgets_and_settings_are_parsed():
     assert by_game.depth is None and by_game.depth_by_game == {"tikal": 2, "tzolkin": 4}
     assert make_agent("mcts:10i,worlds=16").worlds == 16 and make_agent("mcts:10i").worlds == 0
     assert make_agent("mcts:10i,margin=0.3").margin == 0.3 and make_agent("mcts:10i").margin == 0
+    assert make_agent("mcts:10i,rails=0.03").rails == 0.03 and make_agent("mcts:10i").rails == 0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -59,7 +60,8 @@ def test_budgets_and_settings_are_parsed():
     ("heuristic:depth=1.5", "whole number"), ("heuristic:depth=tikal:x", "whole number"),
     ("heuristic:depth=:2", "whole number"), ("heuristic:depth=tikal:9", "depth must be between"), ("mcts:10i,worlds=2.5", "whole number"),
     ("mcts:10i,worlds=-3", "worlds"), ("mcts:10i,margin=1.5", "margin must be between"),
-    ("mcts:10i,margin=much", "number"),
+    ("mcts:10i,margin=much", "number"), ("mcts:10i,rails=2", "rails must be between"),
+    ("mcts:10i,rails=nan", "rails must be between"), ("mcts:10i,rails=-0.1", "rails must be between"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
     with pytest.raises(ValueError, match=message):

@@ -17,10 +17,12 @@ Agent specs (:func:`make_agent`) are ``NAME[:ARG,KEY=VALUE,...]``:
   ``sensible=1`` keeps to the game's guard rails, ``eval=NAME`` uses the game's estimate
   of that name (``plugin.estimate_variants``; Tzolk'in: ``v1``, the default, ``v2`` and
   ``learned``);
-* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME,margin=0]``:
+* ``mcts:BUDGET[,c=0.7,rollout=N,temp=T,prior=1,norm=on,worlds=0,sensible=0,eval=NAME,margin=0,rails=0]``:
   information-set MCTS (:mod:`.mcts`); ``worlds=K`` reuses K sampled worlds instead of
   sampling one per iteration; ``sensible=1`` searches only the game's sensible root moves;
   ``margin=W`` (0-1) weighs the score margin in the reward beside the chance to win;
+  ``rails=D`` (0-1) plays the most visited move the game's guard rails keep when its mean
+  reward is within D of the most visited move's (the rails as a tie-break after the search);
   BUDGET is iterations (``500i``), seconds (``1s``, ``0.5s``) or milliseconds
   (``250ms``); ``500i+2s`` gives both (whichever ends first); ``rollout`` is the
   number of random plies before the estimate (``rollout=end`` plays to the end);
@@ -171,9 +173,12 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     eval_name = keyed.pop("eval", "")
     sensible = _number(keyed, "sensible", 0, spec)
     margin = _number(keyed, "margin", 0.0, spec)
-    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds, eval, sensible, margin")
+    rails = _number(keyed, "rails", 0.0, spec)
+    _reject_unknown(keyed, spec, "c, rollout, temp, norm, prior, worlds, eval, sensible, margin, rails")
     if not 0 <= margin <= 1:
         raise ValueError(f"agent {spec!r}: margin must be between 0 and 1")
+    if not 0 <= rails <= 1:
+        raise ValueError(f"agent {spec!r}: rails must be between 0 and 1")
     if worlds != int(worlds):
         raise ValueError(f"agent {spec!r}: worlds must be a whole number")
     if norm_text not in ("on", "off"):
@@ -189,7 +194,7 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
     return MCTSAgent(seed, iterations=iterations, seconds=seconds, c=c,
                      rollout_plies=rollout, temperature=temperature,
                      normalize=norm_text == "on", prior=prior, worlds=int(worlds), name=spec,
-                     eval=eval_name or None, sensible=bool(sensible), margin=margin)
+                     eval=eval_name or None, sensible=bool(sensible), margin=margin, rails=rails)
 
 
 # A level's spec for one game where it differs from :data:`LEVELS` (measured: docs/bots.md,
@@ -282,7 +287,7 @@ AGENT_DOCS: dict[str, str] = {
                  "slack=0, sensible=0|1, eval=NAME)",
     "mcts": "information-set MCTS; budget 500i, 1s or 250ms "
             "(settings: c=0.7, rollout=N|end, temp=T, prior=1, norm=on|off, worlds=0|K, "
-            "sensible=0|1, eval=NAME, margin=0..1)",
+            "sensible=0|1, eval=NAME, margin=0..1, rails=0..1)",
     **{level: f"{desc} ({spec})" for level, (spec, desc) in LEVELS.items()},
 }
 

@@ -49,6 +49,7 @@ DEFAULT_C = 0.7  # UCB exploration constant for rewards in [0, 1]
 DEFAULT_CUTOFF = 30  # rollout plies before the estimate, for games with a heuristic
 DEFAULT_PRIOR = 1.0  # weight of the heuristic's progressive bias at the root
 MARGIN_SCALE = 4.0  # margin rewards: the score margin's scale, in score-scale units
+RAILS_MIN_VISITS = 0.1  # rails: a kept move needs this share of the best move's visits
 
 
 class Node:
@@ -131,9 +132,12 @@ class MCTSAgent:
                  c: float = DEFAULT_C, rollout_plies: int | None = -1,
                  temperature: float | None = None, normalize: bool = True,
                  prior: float = DEFAULT_PRIOR, worlds: int = 0, name: str = "mcts",
-                 eval: str | None = None, sensible: bool = False, margin: float = 0.0) -> None:
+                 eval: str | None = None, sensible: bool = False, margin: float = 0.0,
+                 rails: float = 0.0) -> None:
         if not 0.0 <= margin <= 1.0:
             raise ValueError("mcts: margin must be between 0 and 1")
+        if not 0.0 <= rails <= 1.0:
+            raise ValueError("mcts: rails must be between 0 and 1")
         if iterations is None and seconds is None:
             raise ValueError("mcts: give a budget in iterations (500i) or seconds (1s)")
         if (iterations is not None and iterations < 1) or (seconds is not None and seconds <= 0):
@@ -157,6 +161,10 @@ class MCTSAgent:
         # margin: the weight of the score margin in the reward (margin_rewards), beside the
         # chance to win; 0 plays only to win
         self.margin = margin
+        # rails: after the search, the game's sensible moves as a tie-break: the most visited
+        # root move the guard rails keep, where its mean reward is within ``rails`` of the most
+        # visited move's (and it had RAILS_MIN_VISITS of its visits); 0 takes the most visited
+        self.rails = rails
         self._allowed: frozenset | None = None  # the root's sensible moves while searching
         self._bias: dict[Action, float] = {}  # progressive bias of the root actions
         self._low, self._high = 0.0, 1.0  # bounds of the edge means seen in this search
@@ -222,6 +230,8 @@ class MCTSAgent:
                 break
         elapsed = time.perf_counter() - start
         action = self._best_root_action(root, legal, rng)
+        if self.rails:
+            action = self._within_rails(view, legal, root, action)
         stats = SearchStats(done, elapsed, root.size(), max_depth, [
             {"action": str(a), "visits": n.visits, "mean": round(n.mean(), 4)}
             for a, n in sorted(root.children.items(), key=lambda kv: -kv[1].visits)])
@@ -359,6 +369,24 @@ class MCTSAgent:
             return blend(win_chances(scores, temperature),
                          margin_rewards(scores, temperature * MARGIN_SCALE), self.margin)
         return win_chances(scores, temperature)
+
+    def _within_rails(self, view: State, legal: Sequence[Action], root: Node, best: Action) -> Action:
+        """``best`` (the most visited root move), or, when the game's guard rails
+        (hooks.sensible_filter) would not play it, the most visited move they keep whose mean
+        reward is at most ``rails`` below ``best``'s and which had at least
+        :data:`RAILS_MIN_VISITS` of its visits (a mean of few visits says little)."""
+        keep = sensible_filter(view.info)
+        if keep is None:
+            return best
+        kept = keep(view, legal)
+        if best in kept:
+            return best
+        top = root.children[best]
+        floor, least = top.mean() - self.rails, RAILS_MIN_VISITS * top.visits
+        near = [(root.children[a].visits, i) for i, a in enumerate(kept)
+                if a in root.children and root.children[a].visits >= least
+                and root.children[a].mean() >= floor]
+        return kept[max(near)[1]] if near else best
 
     @staticmethod
     def _best_root_action(root: Node, legal: Sequence[Action], rng: Rng) -> Action:
