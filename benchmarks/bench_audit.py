@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/bench_audit.py tikal --level medium --games 20
     .venv/bin/python benchmarks/bench_audit.py --summary --log runs/a.jsonl
 
-Game ``i`` has seed ``seed + i`` and the seats rotated by ``i`` (with ``--players A,B``);
+Game ``i`` has seed ``seed + i`` and the seats rotated by ``i`` (with ``--players A,B``;
+``--duplicate``: seed ``seed + i // seats``, so that each deal is played from every seat);
 ``--level L`` is self-play of one spec or level. ``--log FILE`` appends one JSON line per
 game as it ends; a rerun with the same log skips the games already there (resumable), and
 ``--summary --log FILE`` prints the table of a (partial) run.
@@ -177,6 +178,8 @@ def main() -> None:
     parser.add_argument("--num-players", type=int, default=2, help="seats for --level self-play")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="duplicate deals: game i has seed SEED + i // seats (each deal from every seat)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", help="JSON lines, one per game; resumes a stopped run")
     parser.add_argument("--summary", action="store_true", help="only summarise --log")
@@ -187,7 +190,8 @@ def main() -> None:
         return
     specs = tuple(args.players.split("/")) if args.players else (args.level,) * args.num_players
     have = {line["index"] for line in done if line["game"] == args.game}
-    todo = [(args.game, i, args.seed + i, specs) for i in range(args.games) if i not in have]
+    deal = (lambda i: i // len(specs)) if args.duplicate else (lambda i: i)
+    todo = [(args.game, i, args.seed + deal(i), specs) for i in range(args.games) if i not in have]
     lines = [line for line in done if line["game"] == args.game]
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     start = time.perf_counter()
