@@ -30,7 +30,7 @@ fit, then the ``medium`` on it plays the second generation and both are fitted t
     .venv/bin/python benchmarks/train_eval.py --games 1058 --jobs 2 --seed 6100 \
         --spec heuristic:sensible=1,eval=learned --data runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 
-The third fit (``eval=learned3``, ``medium``'s estimate since stop 32) adds a third
+The third fit (``eval=learned3``, ``medium``'s estimate in stop 32) adds a third
 generation, played by the ``medium`` on the second fit, and fits all three (docs/bots.md)::
 
     .venv/bin/python benchmarks/train_eval.py --games 1000 --jobs 1 --seed 8100 \
@@ -38,6 +38,16 @@ generation, played by the ``medium`` on the second fit, and fits all three (docs
     .venv/bin/python benchmarks/train_eval.py --fit-only --name learned3 \
         --out src/mayagames/tzolkin/data/eval_learned_3.json \
         --data runs/train_eval/gen3.jsonl runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
+
+The fourth fit (``eval=learned4``, ``medium``'s estimate since stop 33) adds a fourth
+generation in which each seat plays the ``medium`` on the third fit with or without its guard
+rails (so that starving workers is in the data), and fits all four (docs/bots.md "Stop 33")::
+
+    .venv/bin/python benchmarks/train_eval.py --games 1500 --jobs 1 --seed 20100 --play-only \
+        --spec heuristic:sensible=1,eval=learned3 heuristic:eval=learned3 --data runs/train_eval/gen4.jsonl
+    .venv/bin/python benchmarks/train_eval.py --fit-only --name learned4 \
+        --out src/mayagames/tzolkin/data/eval_learned_4.json --data runs/train_eval/gen4.jsonl \
+        runs/train_eval/gen3.jsonl runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 """
 
 from __future__ import annotations

@@ -91,7 +91,8 @@ def test_eval_learned_names_the_learned_estimate():
 
 
 @pytest.mark.parametrize("spec", ["heuristic:sensible=1,eval=learned", "mcts:60i,eval=learned",
-                                  "heuristic:sensible=1,eval=learned3", "medium"])
+                                  "heuristic:sensible=1,eval=learned3", "heuristic:sensible=1,eval=learned4",
+                                  "medium"])
 def test_a_bot_on_the_learned_estimate_decides_deterministically(spec):
     for s in random_positions(2, count=3, seed=5)[0]:
         view, legal = s.view(s.current_player), s.legal_actions()
@@ -239,9 +240,9 @@ def test_learned1_is_the_first_fit_kept_as_a_baseline():
     assert named == pytest.approx(given)
 
 
-def test_learned3_is_the_third_fit_medium_plays():
-    """``eval=learned3`` (``medium``'s estimate) plays the third fit: three generations of
-    self-play named in its file, read back as written; it differs from ``learned``."""
+def test_learned3_is_the_third_fit():
+    """``eval=learned3`` (``medium``'s estimate in stop 32) plays the third fit: three
+    generations of self-play named in its file, read back as written; it differs from ``learned``."""
     third = L.load_weights(L.THIRD_FIT_FILE)
     assert third.meta["name"] == "learned3" and third.meta["seed"] == 8100  # its newest data's
     data = third.meta["data"]
@@ -253,6 +254,27 @@ def test_learned3_is_the_third_fit_medium_plays():
     assert L.estimate_scores_learned_third(s) == pytest.approx(reference_by_hand(s, third), rel=1e-9)
     assert L.estimate_scores_learned_third(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
     view, legal = s.view(s.current_player), s.legal_actions()
-    named = make_agent("medium", 3).action_values(view, legal)
+    named = make_agent("heuristic:sensible=1,eval=learned3", 3).action_values(view, legal)
     given = HeuristicAgent(3, estimate=L.estimate_scores_learned_third, sensible=True).action_values(view, legal)
+    assert named == pytest.approx(given)
+
+
+def test_learned4_is_the_fourth_fit_medium_plays():
+    """``eval=learned4`` (``medium``'s estimate since stop 33) plays the fourth fit: the three
+    generations of ``learned3`` and a fourth in which seats played with and without the guard
+    rails (so starving happens in the data), named in its file; it differs from ``learned3``."""
+    fourth = L.load_weights(L.FOURTH_FIT_FILE)
+    assert fourth.meta["name"] == "learned4" and fourth.meta["seed"] == 20100
+    data = fourth.meta["data"]
+    assert [d["file"] for d in data] == ["gen4.jsonl", "gen3.jsonl", "gen2.jsonl", "games.jsonl"]
+    assert sum(d["games"] for d in data) == fourth.meta["games"] == 5091
+    assert {"heuristic:eval=learned3", "heuristic:sensible=1,eval=learned3"} <= set(data[0]["specs"])
+    seeds = sorted(tuple(d["seeds"]) for d in data)
+    assert all(a[1] < b[0] for a, b in zip(seeds, seeds[1:]))  # no generation shares a seed
+    s = every_position(2, seed=8)[60]
+    assert L.estimate_scores_learned_fourth(s) == pytest.approx(reference_by_hand(s, fourth), rel=1e-9)
+    assert L.estimate_scores_learned_fourth(s) != pytest.approx(L.estimate_scores_learned_third(s), rel=1e-6)
+    view, legal = s.view(s.current_player), s.legal_actions()
+    named = make_agent("medium", 3).action_values(view, legal)
+    given = HeuristicAgent(3, estimate=L.estimate_scores_learned_fourth, sensible=True).action_values(view, legal)
     assert named == pytest.approx(given)

@@ -81,8 +81,8 @@ def test_mcts_sensible_searches_and_plays_only_sensible_moves():
 
 
 def test_levels():
-    assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=learned3" and LEVELS["hard"][0] == "mcts:1s"
-    assert make_agent("medium").sensible and make_agent("medium").eval == "learned3"
+    assert LEVELS["medium"][0] == "heuristic:sensible=1,eval=learned4" and LEVELS["hard"][0] == "mcts:1s"
+    assert make_agent("medium").sensible and make_agent("medium").eval == "learned4"
 
 
 def rails_position():

@@ -68,7 +68,7 @@ LEVELS: dict[str, tuple[str, str]] = {
              "greedy bot with noise: often fine, sometimes careless, never reckless "
              "(careless moves are near-best ones; the game's sensible-move rules: "
              "Tzolk'in keeps corn for its workers and builds)"),
-    "medium": ("heuristic:sensible=1,eval=learned3", "greedy bot: the best move by the score estimate "
+    "medium": ("heuristic:sensible=1,eval=learned4", "greedy bot: the best move by the score estimate "
                "through its own turn, among the game's sensible moves (Tzolk'in: it feeds its "
                "workers; Tikal: it looks through two of its own AP actions, and one move in "
                "five is a slip)"),

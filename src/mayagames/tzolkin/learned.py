@@ -39,9 +39,12 @@ WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_learned.json"
 # the first fit (stop 29: no per-space features, their weights 0), kept as the baseline
 # ``eval=learned1`` as v1 and v2 are kept: the levels of before can still be played
 FIRST_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_1.json"
-# the third fit (stop 32: three generations of self-play), ``eval=learned3``: the ``medium``
-# level's estimate (more points in self-play; the search stays on the second, ``learned``)
+# the third fit (stop 32: three generations of self-play), ``eval=learned3``: ``medium``'s
+# estimate in stop 32 (more points in self-play; the search stays on the second, ``learned``)
 THIRD_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_3.json"
+# the fourth fit (stop 33: a fourth generation in which half the seats played without the guard
+# rails, so that starving workers happens in the data), ``eval=learned4``: ``medium``'s estimate
+FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -197,8 +200,14 @@ def estimate_scores_learned_first(state: Any) -> list[float]:
 
 def estimate_scores_learned_third(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the third fit's weights (``eval=learned3``: the
-    ``medium`` level's estimate, docs/bots.md "Stop 32")."""
+    ``medium`` level's estimate in stop 32, docs/bots.md "Stop 32")."""
     return estimate_scores_with(state, THIRD_FIT_FILE)
+
+
+def estimate_scores_learned_fourth(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the fourth fit's weights (``eval=learned4``: the
+    ``medium`` level's estimate since stop 33, docs/bots.md "Stop 33")."""
+    return estimate_scores_with(state, FOURTH_FIT_FILE)
 
 
 def estimate_scores_with(state: Any, path: Path) -> list[float]:
