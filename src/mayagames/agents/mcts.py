@@ -379,9 +379,9 @@ class MCTSAgent:
         if keep is None:
             return best
         kept = keep(view, legal)
-        if best in kept:
+        top = root.children.get(best)
+        if best in kept or top is None:
             return best
-        top = root.children[best]
         floor, least = top.mean() - self.rails, RAILS_MIN_VISITS * top.visits
         near = [(root.children[a].visits, i) for i, a in enumerate(kept)
                 if a in root.children and root.children[a].visits >= least
