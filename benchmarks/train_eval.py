@@ -224,6 +224,12 @@ def describe_data(path: Path, games: list[dict[str, Any]]) -> dict[str, Any]:
             "specs": sorted({spec for g in games for spec in g["seats"]})}
 
 
+def bots_of(specs: list[str]) -> list[str]:
+    """The bots that played, as given to ``--spec``: the seats' specs less their ``epsilon``."""
+    return sorted({spec.replace(f",epsilon={EPSILON}", "").replace(f":epsilon={EPSILON}", "")
+                   for spec in specs})
+
+
 def r2(pred: Any, truth: Any) -> float:
     import numpy as np
     return float(1 - ((truth - pred) ** 2).sum() / ((truth - truth.mean()) ** 2).sum())
@@ -306,9 +312,9 @@ def fit(args: argparse.Namespace) -> None:
     target = {"final": "final score minus the v2 estimate (ridge per era)",
               "relative": "final score minus the v2 estimate, both less the table's mean (ridge per era)"}
     data = [describe_data(Path(path), read) for path, read in files]
-    # a fit of games played before (--fit-only): the seed and bot of its first (newest) file
-    seed, spec = ((data[0]["seeds"][0], data[0]["specs"][0]) if args.fit_only and data[0]["seeds"]
-                  else (args.seed, " ".join(args.spec)))
+    # a fit of games played before (--fit-only): the seed and bots of its first (newest) file
+    seed, spec = ((data[0]["seeds"][0], " ".join(bots_of(data[0]["specs"])))
+                  if args.fit_only and data[0]["seeds"] else (args.seed, " ".join(args.spec)))
     doc = {"name": args.name, "target": target[args.target],
            "features": list(L.FEATURES), "eras": [[round(float(v), 6) for v in w] for w in weights],
            "seed": seed, "spec": spec, "games": len(games), "positions": int(len(y)),
