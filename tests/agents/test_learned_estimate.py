@@ -240,41 +240,42 @@ def test_learned1_is_the_first_fit_kept_as_a_baseline():
     assert named == pytest.approx(given)
 
 
-def test_learned3_is_the_third_fit():
-    """``eval=learned3`` (``medium``'s estimate in stop 32) plays the third fit: three
-    generations of self-play named in its file, read back as written; it differs from ``learned``."""
-    third = L.load_weights(L.THIRD_FIT_FILE)
-    assert third.meta["name"] == "learned3" and third.meta["seed"] == 8100  # its newest data's
-    data = third.meta["data"]
-    assert [d["file"] for d in data] == ["gen3.jsonl", "gen2.jsonl", "games.jsonl"]
-    assert sum(d["games"] for d in data) == third.meta["games"] == 3591
+def check_shipped_fit(path, name: str, seed: int, files: list[str], games: int, estimate, other,
+                      spec: str) -> dict:
+    """A shipped later fit: its file names the fit, the newest data's first seed and the data
+    files (games adding up, no generation sharing a seed); its estimate is the fast path of
+    those weights (the dot product by hand), differs from ``other``'s, and the bot ``spec``
+    plays on it. Returns the file's data list."""
+    fit = L.load_weights(path)
+    assert fit.meta["name"] == name and fit.meta["seed"] == seed  # its newest data's
+    data = fit.meta["data"]
+    assert [d["file"] for d in data] == files
+    assert sum(d["games"] for d in data) == fit.meta["games"] == games
     seeds = sorted(tuple(d["seeds"]) for d in data)
     assert all(a[1] < b[0] for a, b in zip(seeds, seeds[1:]))  # no generation shares a seed
     s = every_position(2, seed=8)[60]
-    assert L.estimate_scores_learned_third(s) == pytest.approx(reference_by_hand(s, third), rel=1e-9)
-    assert L.estimate_scores_learned_third(s) != pytest.approx(L.estimate_scores_learned(s), rel=1e-6)
+    assert estimate(s) == pytest.approx(reference_by_hand(s, fit), rel=1e-9)
+    assert estimate(s) != pytest.approx(other(s), rel=1e-6)
     view, legal = s.view(s.current_player), s.legal_actions()
-    named = make_agent("heuristic:sensible=1,eval=learned3", 3).action_values(view, legal)
-    given = HeuristicAgent(3, estimate=L.estimate_scores_learned_third, sensible=True).action_values(view, legal)
+    named = make_agent(spec, 3).action_values(view, legal)
+    given = HeuristicAgent(3, estimate=estimate, sensible=True).action_values(view, legal)
     assert named == pytest.approx(given)
+    return data
+
+
+def test_learned3_is_the_third_fit():
+    """``eval=learned3`` (``medium``'s estimate in stop 32) plays the third fit: three
+    generations of self-play named in its file, read back as written; it differs from ``learned``."""
+    check_shipped_fit(L.THIRD_FIT_FILE, "learned3", 8100, ["gen3.jsonl", "gen2.jsonl", "games.jsonl"], 3591,
+                      L.estimate_scores_learned_third, L.estimate_scores_learned,
+                      "heuristic:sensible=1,eval=learned3")
 
 
 def test_learned4_is_the_fourth_fit_medium_plays():
     """``eval=learned4`` (``medium``'s estimate since stop 33) plays the fourth fit: the three
     generations of ``learned3`` and a fourth in which seats played with and without the guard
     rails (so starving happens in the data), named in its file; it differs from ``learned3``."""
-    fourth = L.load_weights(L.FOURTH_FIT_FILE)
-    assert fourth.meta["name"] == "learned4" and fourth.meta["seed"] == 20100
-    data = fourth.meta["data"]
-    assert [d["file"] for d in data] == ["gen4.jsonl", "gen3.jsonl", "gen2.jsonl", "games.jsonl"]
-    assert sum(d["games"] for d in data) == fourth.meta["games"] == 5091
+    data = check_shipped_fit(L.FOURTH_FIT_FILE, "learned4", 20100,
+                             ["gen4.jsonl", "gen3.jsonl", "gen2.jsonl", "games.jsonl"], 5091,
+                             L.estimate_scores_learned_fourth, L.estimate_scores_learned_third, "medium")
     assert {"heuristic:eval=learned3", "heuristic:sensible=1,eval=learned3"} <= set(data[0]["specs"])
-    seeds = sorted(tuple(d["seeds"]) for d in data)
-    assert all(a[1] < b[0] for a, b in zip(seeds, seeds[1:]))  # no generation shares a seed
-    s = every_position(2, seed=8)[60]
-    assert L.estimate_scores_learned_fourth(s) == pytest.approx(reference_by_hand(s, fourth), rel=1e-9)
-    assert L.estimate_scores_learned_fourth(s) != pytest.approx(L.estimate_scores_learned_third(s), rel=1e-6)
-    view, legal = s.view(s.current_player), s.legal_actions()
-    named = make_agent("medium", 3).action_values(view, legal)
-    given = HeuristicAgent(3, estimate=L.estimate_scores_learned_fourth, sensible=True).action_values(view, legal)
-    assert named == pytest.approx(given)
