@@ -87,7 +87,9 @@ def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
     for _ in range(players):
         chosen = specs[pick.randbelow(len(specs))] if len(specs) > 1 else specs[0]
         noisy = chosen + ("," if ":" in chosen else ":") + f"epsilon={EPSILON}"
-        seats.append(noisy if rng.random() < NOISY else chosen)
+        drawn = rng.random() < NOISY  # drawn for every seat, so that the games of before stay
+        # a search (mcts) has no epsilon: its own tree varies its moves
+        seats.append(noisy if drawn and chosen.startswith("heuristic") else chosen)
     return seats
 
 
@@ -125,9 +127,21 @@ def read_games(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def drop_cut_line(path: Path) -> None:
+    """Cut a last line that a stopped run left unfinished (no newline), so that the games a
+    rerun appends start on a line of their own instead of joining it."""
+    if not path.exists():
+        return
+    with path.open("rb+") as f:
+        text = f.read()
+        if text and not text.endswith(b"\n"):
+            f.truncate(text.rfind(b"\n") + 1)
+
+
 def generate(args: argparse.Namespace) -> None:
     data = Path(args.data[0])
     data.parent.mkdir(parents=True, exist_ok=True)
+    drop_cut_line(data)
     done = {g["index"] for g in read_games(data)}
     spec = args.spec[0] if len(args.spec) == 1 else tuple(args.spec)
     tasks = [(i, args.seed + i, spec) for i in range(args.games) if i not in done]

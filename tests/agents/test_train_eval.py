@@ -1,0 +1,55 @@
+"""benchmarks/train_eval.py's seats and its resumable data file (the fit itself is not run here)."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "train_eval.py"
+
+
+@pytest.fixture(scope="module")
+def train_eval():
+    spec = importlib.util.spec_from_file_location("train_eval", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_search_plays_every_seat_without_epsilon(train_eval):
+    search = "mcts:700i,eval=learned,rollout=0"
+    seats = [seat for i in range(50) for seat in train_eval.seats_of(i, 30100 + i, search)]
+    assert seats and set(seats) == {search}
+
+
+def test_the_greedy_seats_keep_their_epsilon_share(train_eval):
+    greedy = "heuristic:sensible=1,eval=learned3"
+    seats = [seat for i in range(100) for seat in train_eval.seats_of(i, 20100 + i, greedy)]
+    noisy = [s for s in seats if s.endswith(f",epsilon={train_eval.EPSILON}")]
+    assert set(seats) == {greedy, f"{greedy},epsilon={train_eval.EPSILON}"}
+    assert 0.15 < len(noisy) / len(seats) < 0.45  # NOISY = 0.3 of the seats
+
+
+def test_a_mixed_table_draws_the_noise_of_the_greedy_seats_as_before(train_eval):
+    """With a search among the specs, a greedy seat is noisy exactly where it was in a table of
+    greedy seats only (the same draws), and a search seat never is."""
+    greedy, search = "heuristic:eval=learned3", "mcts:700i,eval=learned,rollout=0"
+    for i in range(60):
+        alone = train_eval.seats_of(i, 500 + i, (greedy, "heuristic:sensible=1,eval=learned3"))
+        mixed = train_eval.seats_of(i, 500 + i, (greedy, search))
+        for a, m in zip(alone, mixed):
+            if m.startswith("mcts"):
+                assert m == search
+            else:
+                assert m.endswith("epsilon=0.1") == a.endswith("epsilon=0.1")
+    assert train_eval.bots_of([greedy + ",epsilon=0.1", search]) == sorted([greedy, search])
+
+
+def test_a_rerun_drops_the_line_a_stopped_run_left_cut(train_eval, tmp_path):
+    data = tmp_path / "games.jsonl"
+    data.write_text('{"index": 0, "seed": 1}\n{"index": 1, "se')
+    train_eval.drop_cut_line(data)
+    assert data.read_text() == '{"index": 0, "seed": 1}\n'
+    train_eval.drop_cut_line(data)  # a whole file stays as it is
+    assert [g["index"] for g in train_eval.read_games(data)] == [0]
+    train_eval.drop_cut_line(tmp_path / "none.jsonl")  # no file yet: nothing to do
