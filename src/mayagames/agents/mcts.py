@@ -286,15 +286,14 @@ class MCTSAgent:
             legal = legal_of() or legal_or_fail(state)
             if allowed is not None and node is root:
                 legal = [a for a in legal if a in allowed] or legal
-            untried = self._count_availability(node, legal)
+            untried, known = self._count_availability(node, legal)
             if untried:  # 3. expansion (at the root: the heuristic's favourite first)
                 action = self._pick_untried(untried, rng, node is root)
                 node.children[action] = child = Node()
                 state.apply_unchecked(action)
                 path.append((child, mover))
                 break
-            action = self._select(node, legal, node is root)  # 2. selection by UCB
-            node = node.children[action]
+            action, node = self._select(known, node is root)  # 2. selection by UCB
             state.apply_unchecked(action)
             path.append((node, mover))
         rewards = self._rollout(state, rollout_random, estimate, cutoff, temperature)  # 4.
@@ -315,43 +314,47 @@ class MCTSAgent:
         return untried[rng.randbelow(len(untried))]
 
     @staticmethod
-    def _count_availability(node: Node, legal: Sequence[Action]) -> list[Action]:
-        """Count one more availability for each known legal child; return the untried."""
-        untried = []
-        children = node.children
+    def _count_availability(node: Node, legal: Sequence[Action]) -> tuple[list[Action], list[tuple[Action, Node]]]:
+        """Count one more availability for each known legal child; return the untried actions
+        and the known ones with their children, in the order of ``legal`` (one dictionary
+        lookup an action, which selection then reuses)."""
+        untried: list[Action] = []
+        known: list[tuple[Action, Node]] = []
+        get = node.children.get
         for action in legal:
-            child = children.get(action)
+            child = get(action)
             if child is None:
                 untried.append(action)
             else:
                 child.avail += 1
-        return untried
+                known.append((action, child))
+        return untried, known
 
-    def _select(self, node: Node, legal: Sequence[Action], at_root: bool) -> Action:
-        """UCB1 with availability counts (ISMCTS) on min-max normalised means."""
-        best_action, best_value = legal[0], -math.inf
-        children, c = node.children, self.c
+    def _select(self, known: Sequence[tuple[Action, Node]], at_root: bool) -> tuple[Action, Node]:
+        """UCB1 with availability counts (ISMCTS) on min-max normalised means, among ``known``
+        (every legal action with its child); the first of equal values."""
+        best_action, best_child = known[0]
+        best_value = -math.inf
+        c = self.c
         low, span = 0.0, 1.0
         if self.normalize and self._high - self._low > 1e-9:
             low, span = self._low, self._high - self._low
         log, sqrt = math.log, math.sqrt
         bias = self._bias if at_root else None
         if bias:  # the root's progressive bias, fading with visits
-            for action in legal:
-                child = children[action]
+            for action, child in known:
                 visits = child.visits
                 value = (child.value / visits - low) / span + c * sqrt(log(child.avail) / visits)
                 value += bias.get(action, 0.0) / (1 + visits)
                 if value > best_value:
-                    best_action, best_value = action, value
-            return best_action
-        for action in legal:  # the same sums without the bias
-            child = children[action]
+                    best_action, best_child, best_value = action, child, value
+            return best_action, best_child
+        for action, child in known:  # the same sums without the bias
             visits = child.visits
             value = (child.value / visits - low) / span + c * sqrt(log(child.avail) / visits)
             if value > best_value:
-                best_action, best_value = action, value
-        return best_action
+                best_action, best_child, best_value = action, child, value
+        return best_action, best_child
 
     def _rollout(self, state: State, rand: Callable[[], float], estimate: Estimator,
                  cutoff: int | None, temperature: float) -> list[float]:

@@ -189,26 +189,27 @@ class ReviewSearch(MCTSAgent):
         visits = root.children[played].visits if played in root.children else 0
         return visits < self.share * self._root_visits
 
-    def _select(self, node: Node, legal: Sequence[Action], at_root: bool) -> Action:
+    def _select(self, known: Sequence[tuple[Action, Node]], at_root: bool) -> tuple[Action, Node]:
         if at_root:
-            played = self.played
+            played, children = self.played, self.root.children
             if self._measuring():
                 self._root_action = played
-                return played
-            if (self.budget is None and played is not None and played in node.children
-                    and node.children[played].visits < self.share * self._root_visits):
+                return played, children[played]
+            if (self.budget is None and played is not None and played in children
+                    and children[played].visits < self.share * self._root_visits):
                 self.forced_visits[played] = self.forced_visits.get(played, 0) + 1
                 self._root_action = played
-                return played
-            self._root_action = super()._select(node, legal, at_root)
-            return self._root_action
-        return super()._select(node, legal, at_root)
+                return played, children[played]
+            self._root_action, child = super()._select(known, at_root)
+            return self._root_action, child
+        return super()._select(known, at_root)
 
-    def _count_availability(self, node: Node, legal: Sequence[Action]) -> list[Action]:  # type: ignore[override]
-        untried = MCTSAgent._count_availability(node, legal)
+    def _count_availability(self, node: Node,  # type: ignore[override]
+                            legal: Sequence[Action]) -> tuple[list[Action], list[tuple[Action, Node]]]:
+        untried, known = MCTSAgent._count_availability(node, legal)
         if node is self.root and self._measuring():  # only the move played's branch
-            return [self.played] if self.played in untried else []
-        return untried
+            return ([self.played] if self.played in untried else []), known
+        return untried, known
 
     def _pick_untried(self, untried: list[Action], rng: Rng, at_root: bool) -> Action:
         action = super()._pick_untried(untried, rng, at_root)
