@@ -48,6 +48,16 @@ rails (so that starving workers is in the data), and fits all four (docs/bots.md
     .venv/bin/python benchmarks/train_eval.py --fit-only --name learned4 \
         --out src/mayagames/tzolkin/data/eval_learned_4.json --data runs/train_eval/gen4.jsonl \
         runs/train_eval/gen3.jsonl runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
+
+The fifth fit (``eval=learned5``, stop 34, no level's yet) adds a generation played by the
+search itself (``hard``'s search at 700 iterations a decision, on the second fit; a search
+seat plays without ``epsilon``) to the second fit's two generations (docs/bots.md "Stop 34")::
+
+    .venv/bin/python benchmarks/train_eval.py --games 324 --jobs 2 --seed 30100 --play-only \
+        --spec mcts:700i,eval=learned,rollout=0 --data runs/train_eval/gen5.jsonl
+    .venv/bin/python benchmarks/train_eval.py --fit-only --name learned5 \
+        --out src/mayagames/tzolkin/data/eval_learned_5.json --data runs/train_eval/gen5.jsonl \
+        runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 """
 
 from __future__ import annotations

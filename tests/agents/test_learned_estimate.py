@@ -279,3 +279,18 @@ def test_learned4_is_the_fourth_fit_medium_plays():
                              ["gen4.jsonl", "gen3.jsonl", "gen2.jsonl", "games.jsonl"], 5091,
                              L.estimate_scores_learned_fourth, L.estimate_scores_learned_third, "medium")
     assert {"heuristic:eval=learned3", "heuristic:sensible=1,eval=learned3"} <= set(data[0]["specs"])
+
+
+def test_learned5_is_the_fifth_fit_on_the_search_games():
+    """``eval=learned5`` plays the fifth fit: the first two generations (``learned``'s data) and
+    a fifth played by the search itself (``mcts:700i`` on ``learned``), named in its file; it
+    differs from ``learned``, and a search on it decides deterministically under a seed."""
+    data = check_shipped_fit(L.FIFTH_FIT_FILE, "learned5", 30100, ["gen5.jsonl", "gen2.jsonl", "games.jsonl"],
+                             2915, L.estimate_scores_learned_fifth, L.estimate_scores_learned,
+                             "heuristic:sensible=1,eval=learned5")
+    assert data[0]["specs"] == ["mcts:700i,eval=learned,rollout=0"]
+    s = every_position(2, seed=8)[60]
+    view, legal = s.view(s.current_player), s.legal_actions()
+    first, again = (make_agent("mcts:300i,eval=learned5,rollout=0", 5) for _ in range(2))
+    assert first.act(view, legal) == again.act(view, legal)
+    assert first.last.root == again.last.root

@@ -45,6 +45,9 @@ THIRD_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_3.json"
 # the fourth fit (stop 33: a fourth generation in which half the seats played without the guard
 # rails, so that starving workers happens in the data), ``eval=learned4``: ``medium``'s estimate
 FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
+# the fifth fit (stop 34: the first two generations and a fifth played by the search itself,
+# ``mcts:700i`` on the second fit), ``eval=learned5``: no level's yet (docs/bots.md "Stop 34")
+FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -208,6 +211,12 @@ def estimate_scores_learned_fourth(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the fourth fit's weights (``eval=learned4``: the
     ``medium`` level's estimate since stop 33, docs/bots.md "Stop 33")."""
     return estimate_scores_with(state, FOURTH_FIT_FILE)
+
+
+def estimate_scores_learned_fifth(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the fifth fit's weights (``eval=learned5``: fitted
+    on games of the search itself beside the second fit's data; docs/bots.md "Stop 34")."""
+    return estimate_scores_with(state, FIFTH_FIT_FILE)
 
 
 def estimate_scores_with(state: Any, path: Path) -> list[float]:
