@@ -25,9 +25,10 @@ class Table:
     """A table of two people whose moves the test plays through the API (random, seeded)."""
 
     def __init__(self, http: httpx.Client, support: Any, game: str, seed: int = 5,
-                 agents: list[str] | None = None) -> None:
+                 agents: list[str] | None = None, options: dict[str, Any] | None = None) -> None:
         self.http = http
-        self.data = support.create_table(http, game=game, agents=agents or ["human", "human"], seed=seed)
+        self.data = support.create_table(http, game=game, agents=agents or ["human", "human"], seed=seed,
+                                         options=options)
         self.id = self.data["table"]
         self.tokens = self.data["tokens"]
         self.rng = random.Random(seed)
@@ -74,42 +75,67 @@ REACH = """() => {
 }"""
 
 
+def tikal_steps() -> dict[str, tuple[str, ...]]:
+    """Tikal's frames whose choice takes several steps (a Trail Stone's token, hex and side;
+    a trade's take and give...), with their steps in order: the keys of the frame's prompts."""
+    from mayagames.tikal.frames import FRAME_CLASSES
+
+    return {kind: tuple(cls.prompts) for kind, cls in FRAME_CLASSES.items() if len(cls.prompts) > 1}
+
+
+def step_name(kind: str, step: str | None) -> str:
+    """A Tikal frame's kind, with its step when the frame has several ("stone/side"; the
+    frame's unnamed first step is the kind alone, as Base Camp's)."""
+    return f"{kind}/{step}" if step and kind in tikal_steps() else kind
+
+
 def kind_of(state: dict[str, Any]) -> str:
     view = state["view"]
     if state["game"] == "tzolkin":
         return (view.get("decision") or {}).get("kind") or view.get("phase", "")
     pending = view.get("pending")
-    return pending["kind"] if pending else view.get("phase", "")
+    return step_name(pending["kind"], pending.get("step")) if pending else view.get("phase", "")
 
 
 # Every kind of pending decision, by the name the table's view gives it (``kind_of``): the
 # sub-decision frames of each engine, and Tikal's two phases whose choice is no frame
 # (rule 4 Round Management: a statuette space, an AP token, a tile or a card; rule 5, a
 # turn of the action phase: keep, play or use a card, activate the AP token, place a tile,
-# use a director power, or pass).
+# use a director power, or pass). Tikal's choices of several steps are walked at each step
+# (``step_name``: the page must offer the second step's options too, e.g. the trade's give).
 TZOLKIN_KINDS = ("draft", "turn", "placing", "picking", "choose action", "advance calendar", "harvest",
                  "anger the gods", "temple step", "two temples", "technology", "pay blocks", "take blocks",
                  "market", "mirror", "offering", "build")
-TIKAL_KINDS = ("round_management", "action", "ap", "stone", "tile", "discard", "trade", "camp", "recruit",
-               "explorers", "ruin_place", "dig", "temple_base", "clear", "tracker", "relocate", "fisher",
-               "journalist")
+TIKAL_KINDS = ("round_management", "action", "ap", "stone/token", "stone/hex", "stone/side", "tile/hex",
+               "tile/rotation", "discard", "trade/take", "trade/give", "camp", "camp/figure", "recruit",
+               "explorers", "ruin_place", "dig", "temple_base", "clear", "tracker", "relocate/from",
+               "relocate/to", "fisher/from", "fisher/to", "journalist")
+# the Fisher's Explorer from a hex of the board (its step "from") needs the table option
+TIKAL_OPTIONS: dict[str, Any] = {"fisher_source": "supply_or_board"}
 
 
 def test_the_kinds_walked_are_every_kind_the_engines_have():
-    """The lists the reach test walks name every frame kind of both engines (a new kind of
-    sub-decision must be walked too)."""
+    """The lists the reach test walks name every frame kind of both engines, and every step
+    of Tikal's frames of several steps (a new kind of sub-decision, or a new step, must be
+    walked too)."""
     from mayagames.tikal.frames import FRAME_CLASSES
     from mayagames.tzolkin.frames import FRAME_TYPES
 
     assert sorted(TZOLKIN_KINDS) == sorted(cls.kind for cls in FRAME_TYPES)
-    assert sorted(TIKAL_KINDS) == sorted([*FRAME_CLASSES, "round_management", "action"])
+    steps = tikal_steps()
+    assert {"stone", "tile", "trade", "camp", "relocate", "fisher"} <= set(steps)
+    named = [step_name(kind, step) for kind in FRAME_CLASSES for step in steps.get(kind, ("",))]
+    assert sorted(TIKAL_KINDS) == sorted([*named, "round_management", "action"])
 
 
 def engine_kind(game: str, state: Any) -> str:
     """What ``kind_of`` reads in the table's view, read on the engine's own state."""
     if game == "tzolkin":
         return str(state.decision()["kind"])
-    return str(state.stack[-1].kind if state.stack else state.phase_name)
+    if not state.stack:
+        return str(state.phase_name)
+    frame = state.stack[-1]
+    return step_name(frame.kind, frame.step)
 
 
 def a_real_choice(game: str, state: Any, kinds: list[str]) -> str | None:
@@ -126,14 +152,16 @@ class Walk:
     ``action_id``), the seat to move before each, and ``stops``: move index -> kind of
     decision met there first."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, options: dict[str, Any]) -> None:
         self.seed = seed
+        self.options = options
         self.moves: list[int] = []
         self.seats: list[int] = []
         self.stops: dict[int, str] = {}
 
 
-def walks_to_every_kind(game: str, seeds: tuple[int, ...], kinds: tuple[str, ...], playouts: int) -> list[Walk]:
+def walks_to_every_kind(game: str, seeds: tuple[int, ...], kinds: tuple[str, ...], playouts: int,
+                        options: dict[str, Any] | None = None) -> list[Walk]:
     """Local games (the engine alone, no HTTP) from the tables' seeds, steered toward the
     kinds not met yet: random moves, except that a move leading straight to such a decision
     is taken. The server's table replays the same: its state is ``new_state(game, 2, seed)``
@@ -153,7 +181,7 @@ def walks_to_every_kind(game: str, seeds: tuple[int, ...], kinds: tuple[str, ...
         for _ in range(playouts):
             if not missing:
                 return walks
-            state, walk = new_state(info, 2, seed), Walk(seed)
+            state, walk = new_state(info, 2, seed, options), Walk(seed, dict(options or {}))
             while state.current_player is not None and len(walk.moves) < info.max_decisions:
                 legal = state.legal_actions()
                 kind = a_real_choice(game, state, missing)
@@ -182,7 +210,8 @@ def walks_to_every_kind(game: str, seeds: tuple[int, ...], kinds: tuple[str, ...
 
 def test_every_kind_of_choice_is_within_reach_on_laptop_and_phone(quick_server, new_page, support):
     """Every kind of decision of both games (Tzolk'in's draft, turn, build, take blocks,
-    offering...; Tikal's AP turn, Trail Stone, tile, trade, Tracker, Round Management...),
+    offering...; Tikal's AP turn, Trail Stone, tile, trade, Tracker, Round Management...,
+    each step of Tikal's choices of several steps: the trade's give, the stone's side...),
     both seats people: at the first decision of each kind, the page of the seat to move, on
     a 1280x800 laptop and a 390x844 phone, shows every option as a button in the sticky bar,
     or has scrolled a target of the board into view (issue 23: "Choose what to build" with
@@ -190,9 +219,10 @@ def test_every_kind_of_choice_is_within_reach_on_laptop_and_phone(quick_server, 
     and replayed on the table through the API."""
     seen: dict[str, list[str]] = {}
     with httpx.Client(base_url=quick_server.url, timeout=30) as http:
-        for game, kinds, seeds in (("tzolkin", TZOLKIN_KINDS, (11,)), ("tikal", TIKAL_KINDS, (11, 12))):
-            for walk in walks_to_every_kind(game, seeds, kinds, playouts=12):
-                table = Table(http, support, game, seed=walk.seed)
+        for game, kinds, seeds, options in (("tzolkin", TZOLKIN_KINDS, (11,), None),
+                                            ("tikal", TIKAL_KINDS, (11, 12), TIKAL_OPTIONS)):
+            for walk in walks_to_every_kind(game, seeds, kinds, playouts=12, options=options):
+                table = Table(http, support, game, seed=walk.seed, options=walk.options)
                 for number in range(len(walk.moves) + 1):
                     if number in walk.stops:
                         state = table.mine()
