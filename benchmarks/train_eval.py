@@ -194,20 +194,35 @@ def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list
     return X, y, eras, keys
 
 
+def same_game_twice(games: list[dict[str, Any]]) -> int | None:
+    """The seed of a game that is in ``games`` twice (same seed, same moves), else None. Games
+    of one seed played differently (two generations' runs whose seeds overlap) are two games
+    of the same deal, both kept."""
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    for g in games:
+        key = (g["seed"], tuple(g["moves"]))
+        if key in seen:
+            return int(g["seed"])
+        seen.add(key)
+    return None
+
+
 def build(games: list[dict[str, Any]], every: int) -> dict[str, Any]:
     import numpy as np
-    X, y, eras, group, players, step, seeds = [], [], [], [], [], [], []
-    for g in games:
+    X, y, eras, group, players, step, seeds, tables = [], [], [], [], [], [], [], []
+    for number, g in enumerate(games):
         gx, gy, ge, keys = positions(g, every)
         X += gx
         y += gy
         eras += ge
         group += [g["index"]] * len(gy)
         seeds += [g["seed"]] * len(gy)
+        tables += [number] * len(gy)  # the game itself (two games may share a seed)
         players += [len(g["seats"])] * len(gy)
         step += [k[0] for k in keys]
     return {"X": np.array(X), "y": np.array(y), "era": np.array(eras), "game": np.array(group),
-            "players": np.array(players), "step": np.array(step), "seed": np.array(seeds)}
+            "players": np.array(players), "step": np.array(step), "seed": np.array(seeds),
+            "table": np.array(tables)}
 
 
 def ridge(X: Any, y: Any, lam: float) -> Any:
@@ -229,7 +244,7 @@ def ridge(X: Any, y: Any, lam: float) -> Any:
 def centred(a: Any, d: dict[str, Any]) -> Any:
     """``a`` (rows of seat positions) less the mean of the rows of the same position."""
     import numpy as np
-    key = d["seed"].astype(np.int64) * 100_000 + d["step"]  # a position: its game's seed, its step
+    key = d["table"].astype(np.int64) * 100_000 + d["step"]  # a position: its game, its step
     _, group = np.unique(key, return_inverse=True)
     count = np.bincount(group).astype(float)
     if a.ndim == 1:
@@ -264,8 +279,9 @@ def fit(args: argparse.Namespace) -> None:
     started = time.time()
     files = [(path, read_games(Path(path))) for path in args.data]
     games = sorted((g for _, read in files for g in read), key=lambda g: g["seed"])
-    if len({g["seed"] for g in games}) < len(games):
-        raise SystemExit("the data files share game seeds: give each run its own --seed")
+    twice = same_game_twice(games)
+    if twice is not None:
+        raise SystemExit(f"game seed {twice} is in the data twice with the same moves (a file given twice?)")
     if not games:
         raise SystemExit(f"no games in {args.data}: run without --fit-only first")
     d = build(games, args.every)
@@ -305,7 +321,7 @@ def fit(args: argparse.Namespace) -> None:
         test = (eras == e) & held
         pred[test] = X[test] @ ridge(Xfit[train], yfit[train], lam)
     learned = v2 + pred
-    figures: dict[str, Any] = {"lambda": lam, "held_out_games": int(len(set(d["seed"][held]))),
+    figures: dict[str, Any] = {"lambda": lam, "held_out_games": int(len(set(d["table"][held]))),
                                "held_out_positions": int(held.sum())}
     figures["r2_final_v2"] = round(r2(v2[held], final[held]), 4)
     figures["r2_final_learned"] = round(r2(learned[held], final[held]), 4)

@@ -53,3 +53,21 @@ def test_a_rerun_drops_the_line_a_stopped_run_left_cut(train_eval, tmp_path):
     train_eval.drop_cut_line(data)  # a whole file stays as it is
     assert [g["index"] for g in train_eval.read_games(data)] == [0]
     train_eval.drop_cut_line(tmp_path / "none.jsonl")  # no file yet: nothing to do
+
+
+def test_games_of_one_seed_played_differently_are_both_kept(train_eval):
+    """Two generations whose seeds overlap hold two games of the same deal: both are fitted;
+    the same game twice (a file given twice) is refused."""
+    first = {"index": 0, "seed": 30200, "moves": [1, 0, 2]}
+    other = {"index": 100, "seed": 30200, "moves": [0, 0, 2]}
+    assert train_eval.same_game_twice([first, other, {"index": 1, "seed": 30201, "moves": [1]}]) is None
+    assert train_eval.same_game_twice([first, other, dict(first)]) == 30200
+
+
+def test_each_game_is_centred_on_its_own_table(train_eval):
+    """The table's mean is taken over the seats of one position of one game, also when two
+    games share a seed (their positions are not mixed)."""
+    import numpy as np
+
+    d = {"seed": np.array([7, 7, 7, 7]), "step": np.array([0, 0, 0, 0]), "table": np.array([0, 0, 1, 1])}
+    assert train_eval.centred(np.array([10.0, 20.0, 30.0, 50.0]), d).tolist() == [-5.0, 5.0, -10.0, 10.0]
