@@ -48,6 +48,10 @@ FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
 # the fifth fit (stop 34: the first two generations and a fifth played by the search itself,
 # ``mcts:700i`` on the second fit), ``eval=learned5``: no level's yet (docs/bots.md "Stop 34")
 FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
+# the sixth fit (stop 35: a sixth generation played by the search on the fifth fit, with the
+# fifth generation and the second fit's second; the first, greedy one left out),
+# ``eval=learned6`` (docs/bots.md "Stop 35")
+SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -217,6 +221,12 @@ def estimate_scores_learned_fifth(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the fifth fit's weights (``eval=learned5``: fitted
     on games of the search itself beside the second fit's data; docs/bots.md "Stop 34")."""
     return estimate_scores_with(state, FIFTH_FIT_FILE)
+
+
+def estimate_scores_learned_sixth(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the sixth fit's weights (``eval=learned6``: two
+    generations of the search's games and one of the greedy bot's; docs/bots.md "Stop 35")."""
+    return estimate_scores_with(state, SIXTH_FIT_FILE)
 
 
 def estimate_scores_with(state: Any, path: Path) -> list[float]:
