@@ -58,6 +58,16 @@ seat plays without ``epsilon``) to the second fit's two generations (docs/bots.m
     .venv/bin/python benchmarks/train_eval.py --fit-only --name learned5 \
         --out src/mayagames/tzolkin/data/eval_learned_5.json --data runs/train_eval/gen5.jsonl \
         runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
+
+The sixth fit (``eval=learned6``, stop 35, no level's yet) adds a sixth generation played by
+the search on the fifth fit and leaves out the first, greedy generation (docs/bots.md "Stop
+35"); its seeds overlap the fifth's (other bots, so other games: both are kept)::
+
+    .venv/bin/python benchmarks/train_eval.py --games 324 --jobs 2 --seed 30200 --play-only \
+        --spec mcts:700i,eval=learned5,rollout=0 --data runs/train_eval/gen6.jsonl
+    .venv/bin/python benchmarks/train_eval.py --fit-only --name learned6 \
+        --out src/mayagames/tzolkin/data/eval_learned_6.json --data runs/train_eval/gen6.jsonl \
+        runs/train_eval/gen5.jsonl runs/train_eval/gen2.jsonl
 """
 
 from __future__ import annotations
