@@ -21,8 +21,8 @@
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
 (a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
 runs/train_eval/gen2.jsonl``; several specs: each seat plays one of them, drawn from the
-game's seed); several ``--data`` files are fitted together (their seeds
-must differ). The shipped weights (stop 30) are two generations, two commands: the first
+game's seed); several ``--data`` files are fitted together (the same game twice is refused;
+games of one seed played by other bots are two games). The shipped weights (stop 30) are two generations, two commands: the first
 fit, then the ``medium`` on it plays the second generation and both are fitted together
 (docs/bots.md, "Stop 30")::
 

@@ -48,9 +48,9 @@ FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
 # the fifth fit (stop 34: the first two generations and a fifth played by the search itself,
 # ``mcts:700i`` on the second fit), ``eval=learned5``: no level's yet (docs/bots.md "Stop 34")
 FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
-# the sixth fit (stop 35: a sixth generation played by the search on the fifth fit, with the
-# fifth generation and the second fit's second; the first, greedy one left out),
-# ``eval=learned6`` (docs/bots.md "Stop 35")
+# the sixth fit (stop 35: a sixth generation played by the search on the fifth fit, the fifth
+# generation and the second, greedy one; the first generation left out), ``eval=learned6``: no
+# level's yet, the strongest for the search (docs/bots.md "Stop 35")
 SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
