@@ -219,20 +219,18 @@ def same_game_twice(games: list[dict[str, Any]]) -> int | None:
 
 def build(games: list[dict[str, Any]], every: int) -> dict[str, Any]:
     import numpy as np
-    X, y, eras, group, players, step, seeds, tables = [], [], [], [], [], [], [], []
+    X, y, eras, group, players, step, tables = [], [], [], [], [], [], []
     for number, g in enumerate(games):
         gx, gy, ge, keys = positions(g, every)
         X += gx
         y += gy
         eras += ge
         group += [g["index"]] * len(gy)
-        seeds += [g["seed"]] * len(gy)
         tables += [number] * len(gy)  # the game itself (two games may share a seed)
         players += [len(g["seats"])] * len(gy)
         step += [k[0] for k in keys]
     return {"X": np.array(X), "y": np.array(y), "era": np.array(eras), "game": np.array(group),
-            "players": np.array(players), "step": np.array(step), "seed": np.array(seeds),
-            "table": np.array(tables)}
+            "players": np.array(players), "step": np.array(step), "table": np.array(tables)}
 
 
 def ridge(X: Any, y: Any, lam: float) -> Any:

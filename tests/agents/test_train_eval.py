@@ -69,5 +69,5 @@ def test_each_game_is_centred_on_its_own_table(train_eval):
     games share a seed (their positions are not mixed)."""
     import numpy as np
 
-    d = {"seed": np.array([7, 7, 7, 7]), "step": np.array([0, 0, 0, 0]), "table": np.array([0, 0, 1, 1])}
+    d = {"step": np.array([0, 0, 0, 0]), "table": np.array([0, 0, 1, 1])}  # two games of one deal
     assert train_eval.centred(np.array([10.0, 20.0, 30.0, 50.0]), d).tolist() == [-5.0, 5.0, -10.0, 10.0]
