@@ -7,6 +7,7 @@ a phone."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -75,6 +76,7 @@ REACH = """() => {
 }"""
 
 
+@functools.cache
 def tikal_steps() -> dict[str, tuple[str, ...]]:
     """Tikal's frames whose choice takes several steps (a Trail Stone's token, hex and side;
     a trade's take and give...), with their steps in order: the keys of the frame's prompts."""
@@ -164,7 +166,7 @@ def walks_to_every_kind(game: str, seeds: tuple[int, ...], kinds: tuple[str, ...
                         options: dict[str, Any] | None = None) -> list[Walk]:
     """Local games (the engine alone, no HTTP) from the tables' seeds, steered toward the
     kinds not met yet: random moves, except that a move leading straight to such a decision
-    is taken. The server's table replays the same: its state is ``new_state(game, 2, seed)``
+    is taken. The server's table replays the same: its state is ``new_state(game, 2, seed, options)``
     and the API's ``action_id`` indexes ``legal_actions()``. Random play alone meets the
     rare kinds too seldom (Tzolk'in's offering after Chichen Itza at Theology 2); a Tikal
     game deals two of the Museum Directors (2.10), so the Tracker, Hunter or Driver
