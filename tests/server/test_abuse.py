@@ -87,7 +87,7 @@ def test_a_level_is_checked_by_the_agent_that_plays_the_table_game(monkeypatch):
 
     monkeypatch.setitem(agents.LEVELS_BY_GAME, "tikal",
                         dict(agents.LEVELS_BY_GAME["tikal"], medium="heuristic:eval=tikal_only"))
-    check_bot_spec("medium", ServerLimits(), "tzolkin")  # plays Tzolk'in on eval=learned
+    check_bot_spec("medium", ServerLimits(), "tzolkin")  # plays Tzolk'in on its own estimate (learned4)
     monkeypatch.setitem(agents.LEVELS_BY_GAME, "tzolkin",
                         dict(agents.LEVELS_BY_GAME["tzolkin"], medium="heuristic:eval=nowhere"))
     with pytest.raises(BotSpecError, match="no estimate 'nowhere'"):

@@ -252,10 +252,11 @@ class ReviewSearch(MCTSAgent):
 
     def run(self, view: State, legal: Sequence[Action]) -> tuple[Node, int, float]:
         """Search ``view``; the root of the tree, the iterations and the seconds. The search
-        is the game's ``hard`` level's (its estimate and rollout: ``agents.search_settings``)."""
-        from ..agents import search_settings
+        is the game's ``hard`` level's (its rollout, and its estimate unless the review keeps
+        a better calibrated one: ``agents.review_settings``)."""
+        from ..agents import review_settings
 
-        settings = search_settings(view.info.name)
+        settings = review_settings(view.info.name)
         self.eval = settings.get("eval", self.eval)
         self.rollout_plies = settings.get("rollout_plies", self.rollout_plies)
         self._root_visits = 0
