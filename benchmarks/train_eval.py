@@ -59,7 +59,7 @@ seat plays without ``epsilon``) to the second fit's two generations (docs/bots.m
         --out src/mayagames/tzolkin/data/eval_learned_5.json --data runs/train_eval/gen5.jsonl \
         runs/train_eval/gen2.jsonl runs/train_eval/games.jsonl
 
-The sixth fit (``eval=learned6``, stop 35, no level's yet) adds a sixth generation played by
+The sixth fit (``eval=learned6``, stop 35; ``hard``'s since stop 36) adds a sixth generation played by
 the search on the fifth fit and leaves out the first, greedy generation (docs/bots.md "Stop
 35"); its seeds overlap the fifth's (other bots, so other games: both are kept)::
 

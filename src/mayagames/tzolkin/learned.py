@@ -49,8 +49,9 @@ FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
 # ``mcts:700i`` on the second fit), ``eval=learned5``: no level's yet (docs/bots.md "Stop 34")
 FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
 # the sixth fit (stop 35: a sixth generation played by the search on the fifth fit, the fifth
-# generation and the second, greedy one; the first generation left out), ``eval=learned6``: no
-# level's yet, the strongest for the search (docs/bots.md "Stop 35")
+# generation and the second, greedy one; the first generation left out), ``eval=learned6``:
+# ``hard``'s since stop 36, the strongest for the search (docs/bots.md "Stop 35", "Stop 36");
+# the game review keeps the second fit (``agents.REVIEW_EVAL_BY_GAME``)
 SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
