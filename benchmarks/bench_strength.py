@@ -9,7 +9,9 @@ appended to ``--log`` as one JSON line as soon as it ends; a rerun with the same
 only the games not yet there. The summary (A's wins, a shared win counting as a fraction,
 with the 95% Wilson interval; mean scores; thinking time per decision, by agent) is printed
 at the end, after ``--minutes`` (the games still running are dropped), and on Ctrl-C or
-SIGTERM. Agent specs: ``mayagames agents`` (the old estimate: ``heuristic:eval=v1``,
+SIGTERM. ``--first K`` plays only games K and on of the same plan (a run split across
+machines or sessions: each part's log holds its own games, and the games of all the parts are
+the plan's ``--games``). Agent specs: ``mayagames agents`` (the old estimate: ``heuristic:eval=v1``,
 ``mcts:1s,eval=v1``).
 """
 
@@ -101,6 +103,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, help="A in one seat, B in the others")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--first", type=int, default=0,
+                        help="play only games FIRST.. of the plan (the rest ran elsewhere)")
     parser.add_argument("--minutes", type=float, help="stop after this long and summarise")
     parser.add_argument("--log", help="JSON lines, one per game (resumes a stopped run)")
     parser.add_argument("--summary", action="store_true", help="only summarise --log")
@@ -114,10 +118,12 @@ def main() -> None:
         return
     if not (args.game and args.a and args.b):
         parser.error("give GAME A B (or --summary --log FILE)")
+    if not 0 <= args.first < args.games:
+        parser.error("--first must be at least 0 and below --games")
     agents = [args.a] + [args.b] * (args.players - 1)
     tasks = plan_matches(args.game, agents, args.games, args.seed, duplicate=True)
     have = {x["index"] for x in done if x.get("a") == args.a and x.get("b") == args.b}
-    todo = [t for t in tasks if t.index not in have]
+    todo = [t for t in tasks[args.first:] if t.index not in have]
     lines = [x for x in done if x["index"] in have]
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     signal.signal(signal.SIGTERM, _stop)
