@@ -17,6 +17,13 @@ game (``OUT/calibration_GAME.png``)::
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 2 --budget 200 --jobs 2 --log runs/rq.jsonl
     .venv/bin/python benchmarks/bench_review.py --summary --log runs/rq.jsonl   # a partial run's figures
     .venv/bin/python benchmarks/bench_review.py --games 200 --decisions 10 --budget 2000 --jobs 32  # larger
+    .venv/bin/python benchmarks/bench_review.py --game tzolkin --fit-sharpness --log runs/rq-seed2.jsonl
+
+``--fit-sharpness`` prints the sharpness (``arena.review.calibrated``: the factor on the
+log-odds of the win chances) that minimises the log loss of a log's win chances, for the
+game's ``data/review_calibration.json``; fit it on a run of another ``--seed`` than the one
+that measures it (the figures shipped are of ``--seed 1``). Its win chances are taken as
+logged, so a log of a calibrated review gives the factor on top of the shipped one.
 
 Every figure is a pure function of the arguments (iteration budgets, derived seeds), so a
 run is reproducible whatever ``--jobs``. Run again with the same arguments and ``--log``, a
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
@@ -34,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from mayagames.arena.analysis import wilson_interval
-from mayagames.arena.review import Budget, analyse_decision, decision_tasks
+from mayagames.arena.review import Budget, analyse_decision, calibrated, decision_tasks
 from mayagames.arena.tournament import plan_matches, play_match
 from mayagames.core.record import GameRecord
 from mayagames.core.rng import Rng, derive_seed
@@ -197,6 +205,21 @@ def logged_results(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
 
 
+def log_loss(rows: list[dict[str, Any]], sharpness: float) -> float:
+    """Mean log loss of the rows' win chances sharpened by ``sharpness`` (a shared win
+    counts half)."""
+    total = 0.0
+    for row in rows:
+        p = min(max(calibrated(row["win_prob"], sharpness), 1e-6), 1 - 1e-6)
+        total -= row["outcome"] * math.log(p) + (1 - row["outcome"]) * math.log(1 - p)
+    return total / len(rows)
+
+
+def fit_sharpness(rows: list[dict[str, Any]]) -> float:
+    """The sharpness in 0.25..5 (steps of 0.01) of the least log loss over ``rows``."""
+    return min((k / 100 for k in range(25, 501)), key=lambda k: log_loss(rows, k))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="tikal, tzolkin (default both)")
@@ -211,10 +234,23 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="append each game's results here (JSON lines) "
                         "as it ends; with --summary, only summarise that log")
     parser.add_argument("--summary", action="store_true", help="summarise --log (a run in progress or stopped)")
+    parser.add_argument("--fit-sharpness", action="store_true",
+                        help="print the sharpness that calibrates --log's win chances best, per game")
     args = parser.parse_args()
     games = args.game or ["tikal", "tzolkin"]
+    if args.fit_sharpness:
+        if args.log is None:
+            parser.error("--fit-sharpness needs --log")
+        rows = logged_results(args.log)
+        for game in games:
+            mine = [row for r in rows if r["game"] == game for row in r["rows"] if row.get("win_prob") is not None]
+            if mine:
+                k = fit_sharpness(mine)
+                print(f"{game}: sharpness {k:.2f} on {len(mine)} decisions (log loss "
+                      f"{log_loss(mine, 1.0):.4f} as logged, {log_loss(mine, k):.4f} sharpened)")
+        return
     args_text = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
-                         if k not in ("out", "game", "log", "summary")) + f" (games: {', '.join(games)})"
+                         if k not in ("out", "game", "log", "summary", "fit_sharpness")) + f" (games: {', '.join(games)})"
     args.out.mkdir(parents=True, exist_ok=True)
     if args.summary:
         results = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]

@@ -312,3 +312,32 @@ def test_learned6_is_the_sixth_fit_on_two_generations_of_the_search():
     first, again = (make_agent("mcts:300i,eval=learned6,rollout=0", 5) for _ in range(2))
     assert first.act(view, legal) == again.act(view, legal)
     assert first.last.root == again.last.root
+
+
+def test_the_review_calibration_loads_and_names_known_estimates():
+    """``data/review_calibration.json``: per estimate, the sharpness of the game review's win
+    chances; every name is an estimate of the game, and one not named is shown as searched."""
+    from mayagames.core.registry import get_game
+
+    shipped = L.load_review_calibration()
+    known = get_game("tzolkin").plugin.estimate_variants
+    assert shipped and set(shipped) <= set(known)
+    assert all(0 < k <= 10 for k in shipped.values())
+    for name, k in shipped.items():
+        assert L.review_sharpness(name) == k
+    assert L.review_sharpness(None) == 1.0 and L.review_sharpness("v1") == shipped.get("v1", 1.0)
+
+
+def test_a_damaged_review_calibration_is_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "calibration.json"
+    for doc, refused in (('{"sharpness": {', "cannot read"), ("[]", "must hold an object with 'sharpness'"),
+                         ('{"sharpness": 1.5}', "must hold an object"),
+                         ('{"sharpness": {"learned6": 0}}', "'learned6' must be a number above 0"),
+                         ('{"sharpness": {"learned6": true}}', "'learned6' must be a number"),
+                         ('{"sharpness": {"learned6": "1.5"}}', "'learned6' must be a number"),
+                         ('{"sharpness": {"learned6": 11}}', "at most 10")):
+        path.write_text(doc)
+        with pytest.raises(L.LearnedWeightsError, match=refused):
+            L.load_review_calibration(path)
+    path.write_text('{"sharpness": {"learned6": 1.5}}')
+    assert L.load_review_calibration(path) == {"learned6": 1.5}

@@ -181,28 +181,32 @@ def test_a_level_may_mean_another_spec_in_one_game():
 
 def test_tzolkins_hard_searches_on_the_learned_estimate_and_the_review_searches_alike(monkeypatch):
     """Tzolk'in's ``hard``: MCTS on the sixth learned fit at the leaves, no random plies;
-    the review and the hints search the same way (``review_settings``) on the estimate whose
-    win chances are the better calibrated (the second fit, ``learned``); Tikal's review
-    keeps the default search (its ``hard`` is no search)."""
+    the review and the hints search the same way (``review_settings``), on the same estimate
+    since stop 37 (its win chances sharpened for the review: ``data/review_calibration.json``);
+    Tikal's review keeps the default search (its ``hard`` is no search)."""
     from mayagames.agents import review_settings, search_settings
     from mayagames.arena.review import Budget, suggest
 
     hard = make_agent("hard", 3).agent_for("tzolkin")
     assert isinstance(hard, MCTSAgent) and (hard.eval, hard.rollout_plies, hard.seconds) == ("learned6", 0, 1.0)
     assert search_settings("tzolkin") == {"eval": "learned6", "rollout_plies": 0}
+    assert review_settings("tzolkin") == search_settings("tzolkin")
+    import mayagames.agents as agents
+    monkeypatch.setitem(agents.REVIEW_EVAL_BY_GAME, "tzolkin", "learned")  # a game may name another
     assert review_settings("tzolkin") == {"eval": "learned", "rollout_plies": 0}
+    monkeypatch.delitem(agents.REVIEW_EVAL_BY_GAME, "tzolkin")
     assert search_settings("tikal") == {} and search_settings("toy") == {"eval": None, "rollout_plies": -1}
     assert review_settings("tikal") == {} and review_settings("toy") == search_settings("toy")
     state = new_game("tzolkin", 2, seed=4)
     while len(state.legal_actions()) < 3:
         state.apply(state.legal_actions()[0])
     seat = state.current_player
-    calls, sixth = [], []
+    second, sixth = [], []
     import mayagames.tzolkin.learned as learned
     original, original_sixth = learned.estimate_scores_learned, learned.estimate_scores_learned_sixth
-    monkeypatch.setattr(learned, "estimate_scores_learned", lambda s: calls.append(1) or original(s))
+    monkeypatch.setattr(learned, "estimate_scores_learned", lambda s: second.append(1) or original(s))
     monkeypatch.setattr(learned, "estimate_scores_learned_sixth", lambda s: sixth.append(1) or original_sixth(s))
     hint = suggest(state.view(seat), seat, Budget(40), seed=1)
     assert hint.best and hint.iterations == 40
-    assert not sixth, "the hint's search did not ask hard's estimate"
-    assert calls, "the hint's search asked the learned estimate"
+    assert sixth, "the hint's search did not ask hard's estimate"
+    assert not second, "the hint's search asked the second fit"

@@ -166,3 +166,44 @@ def test_cli_refuses_bad_input(tmp_path):
     record.save(good)
     result = CliRunner().invoke(app, ["analyze", str(good), "--budget", "fast"])
     assert result.exit_code == 2 and "budget" in result.output
+
+
+def test_calibrated_sharpens_the_log_odds_and_keeps_the_order():
+    from mayagames.arena.review import calibrated
+
+    chances = [0.0, 0.01, 0.2, 0.45, 0.5, 0.55, 0.8, 0.99, 1.0]
+    assert [calibrated(p, 1.0) for p in chances] == chances
+    sharp = [calibrated(p, 1.5) for p in chances]
+    assert sharp == sorted(sharp) and len(set(sharp)) == len(sharp)
+    assert (sharp[0], sharp[4], sharp[-1]) == (0.0, 0.5, 1.0)
+    for p, q in zip(chances, sharp):
+        assert abs(q - 0.5) >= abs(p - 0.5)  # farther from an even game
+        assert calibrated(1 - p, 1.5) == pytest.approx(1 - q)  # both seats alike
+    assert calibrated(0.8, 1.5) == pytest.approx(0.8 ** 1.5 / (0.8 ** 1.5 + 0.2 ** 1.5))
+    assert abs(calibrated(0.8, 0.5) - 0.5) < 0.3  # below 1: nearer an even game
+
+
+def test_a_tzolkin_review_shows_the_searchs_win_chances_sharpened(monkeypatch):
+    """The review of a Tzolk'in decision searches exactly as without the calibration (the
+    same preferred move and visits); only its win chances are the search's, sharpened by the
+    factor shipped for the estimate it searches on."""
+    import mayagames.arena.review as review_module
+    from mayagames.agents import review_settings
+    from mayagames.arena.review import calibrated
+    from mayagames.core.registry import get_game
+
+    info = get_game("tzolkin")
+    estimate = review_settings("tzolkin")["eval"]
+    sharpness = info.plugin.part("review_sharpness")(estimate)
+    assert sharpness > 1.0, "the shipped calibration names the review's estimate"
+    record = bot_record("tzolkin", 3, moves=40)
+    task = next(t for t in decision_tasks(record, None, seed=2) if len(t.view.legal_actions()) > 2)
+    shown = analyse_decision(task, Budget(60))
+    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant: 1.0)
+    raw = analyse_decision(task, Budget(60))
+    assert (shown.best, shown.played) == (raw.best, raw.played)
+    assert [(t["action"], t["visits"]) for t in shown.top] == [(t["action"], t["visits"]) for t in raw.top]
+    for s, r in zip(shown.top, raw.top):
+        assert s["win_prob"] == pytest.approx(calibrated(r["win_prob"], sharpness), abs=2e-4)
+    assert shown.played_win_prob == pytest.approx(calibrated(raw.played_win_prob, sharpness), abs=2e-4)
+    assert shown.margin == raw.margin  # the score margins are not win chances: unchanged

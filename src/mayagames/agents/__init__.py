@@ -218,13 +218,13 @@ def level_spec(level: str, game: str | None = None) -> str:
     return LEVELS_BY_GAME.get(game or "", {}).get(level, LEVELS[level][0])
 
 
-# The estimate the game review and the hints search on, where it is not ``hard``'s: chosen by
-# the calibration of the review's win chances (``benchmarks/bench_review.py``), where ``hard``'s
-# is chosen by strength. Tzolk'in: on ``learned6`` (``hard``'s since stop 36) the review's 400
-# measured decisions give Brier 0.129 and ECE 0.085 (under-confident near 0 and 1); on
-# ``learned`` 0.128 and 0.063, the calibration of the issue's baseline (0.062), so the review
-# keeps ``learned`` (docs/bots.md, "Stop 36").
-REVIEW_EVAL_BY_GAME: dict[str, str] = {"tzolkin": "learned"}
+# The estimate the game review and the hints search on, where a game names one other than
+# ``hard``'s (chosen by the calibration of the review's win chances, ``benchmarks/bench_review.py``,
+# where ``hard``'s is chosen by strength). None does since stop 37: Tzolk'in's review left
+# ``hard``'s ``learned6`` for ``learned`` in stop 36 (its win chances too unsure near 0 and 1,
+# ECE 0.085) and follows it again with them sharpened by the game's fitted factor
+# (``data/review_calibration.json``: Brier 0.126, ECE 0.056 on the measured 400 decisions).
+REVIEW_EVAL_BY_GAME: dict[str, str] = {}
 
 
 @functools.lru_cache(maxsize=None)

@@ -13,7 +13,9 @@ information-set MCTS (:mod:`mayagames.agents.mcts`) estimates
 
 A win probability is the mean reward of a root action in the search: the true result
 where a rollout reaches the end, else the game's score estimate turned into win chances
-(a softmax with the game's score scale, :func:`mayagames.agents.mcts.win_chances`). The
+(a softmax with the game's score scale, :func:`mayagames.agents.mcts.win_chances`), its
+log-odds then multiplied by the sharpness the game fitted for the search's estimate
+(:func:`calibrated`; only the numbers shown change, never which move the search prefers). The
 margin is the mean, over the same iterations, of the seat's score margin at the leaf
 (true at the end, else estimated).
 
@@ -39,7 +41,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ..agents.hooks import Estimator, score_scale
+from ..agents.hooks import Estimator, review_sharpness, score_scale
 from ..agents.mcts import MCTSAgent, Node, legal_or_fail, win_chances
 from ..core.errors import MayaGamesError
 from ..core.game import Action, State
@@ -177,6 +179,7 @@ class ReviewSearch(MCTSAgent):
         self._root_visits = 0
         self._leaf_margin = 0.0
         self.root = Node()
+        self.sharpness = 1.0  # of the estimate searched on (set by :meth:`run`)
 
     # Hooks on the bot's search: remember the root action of each iteration and the
     # score margin of its leaf, then add that margin to the root action's sum.
@@ -259,6 +262,7 @@ class ReviewSearch(MCTSAgent):
         settings = review_settings(view.info.name)
         self.eval = settings.get("eval", self.eval)
         self.rollout_plies = settings.get("rollout_plies", self.rollout_plies)
+        self.sharpness = review_sharpness(view.info, self.eval)
         self._root_visits = 0
         _, stats = self.search(view, legal)
         return self.root, stats.iterations, stats.seconds
@@ -350,15 +354,25 @@ def chances(win_prob: float | None) -> str:
     return f"{words} ({round(100 * win_prob)}% win chance)"
 
 
+def calibrated(win_prob: float, sharpness: float) -> float:
+    """``win_prob`` with its log-odds multiplied by ``sharpness`` (above 1: farther from an
+    even game; 1: unchanged). Monotone, so the order of the moves is kept; 0, 1/2 and 1
+    stay where they are."""
+    if sharpness == 1.0 or win_prob <= 0.0 or win_prob >= 1.0:
+        return win_prob
+    odds = (win_prob / (1.0 - win_prob)) ** sharpness
+    return odds / (1.0 + odds)
+
+
 def root_statistics(root: Node, search: ReviewSearch) -> dict[Action, dict[str, Any]]:
     """Per root action: its visits (those given by the search's own choice), mean win
-    probability and mean score margin."""
+    probability (calibrated: :func:`calibrated`) and mean score margin."""
     stats = {}
     for action, node in root.children.items():
         if not node.visits:
             continue
         stats[action] = {"visits": node.visits - search.forced_visits.get(action, 0),
-                         "win_prob": round(node.mean(), 4),
+                         "win_prob": round(calibrated(node.mean(), search.sharpness), 4),
                          "margin": round(search.margins.get(action, 0.0) / node.visits, 3)}
     return stats
 

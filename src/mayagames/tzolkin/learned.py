@@ -21,6 +21,7 @@ once per moment of the game (:func:`folded`; about 4x faster).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -50,9 +51,12 @@ FOURTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_4.json"
 FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
 # the sixth fit (stop 35: a sixth generation played by the search on the fifth fit, the fifth
 # generation and the second, greedy one; the first generation left out), ``eval=learned6``:
-# ``hard``'s since stop 36, the strongest for the search (docs/bots.md "Stop 35", "Stop 36");
-# the game review keeps the second fit (``agents.REVIEW_EVAL_BY_GAME``)
+# ``hard``'s since stop 36, the strongest for the search (docs/bots.md "Stop 35", "Stop 36"),
+# and the game review's since stop 37, its win chances sharpened (``REVIEW_CALIBRATION_FILE``)
 SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
+# per estimate, the factor the game review sharpens the log-odds of its win chances by
+# (fitted on reviewed games other than those bench_review measures: docs/bots.md "Stop 37")
+REVIEW_CALIBRATION_FILE = Path(__file__).parent / "data" / "review_calibration.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
 # v2's parts of a seat (heuristic.estimate_by_parts and v2_correction), in this order
@@ -116,6 +120,37 @@ def load_weights(path: Path | str | None = None) -> LearnedWeights:
         vectors.append(tuple(float(x) for x in w))
     meta = {k: v for k, v in doc.items() if k not in ("features", "eras")}
     return LearnedWeights(tuple(vectors), meta)
+
+
+def load_review_calibration(path: Path | str | None = None) -> dict[str, float]:
+    """Read and check a review calibration file (default: the shipped one): per estimate
+    name, its ``sharpness`` (a finite number above 0, at most 10)."""
+    where = Path(path) if path is not None else REVIEW_CALIBRATION_FILE
+    try:
+        doc = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise LearnedWeightsError(f"review calibration: cannot read {where}: {e}") from None
+    found = doc.get("sharpness") if isinstance(doc, dict) else None
+    if not isinstance(found, dict):
+        raise LearnedWeightsError(f"review calibration: {where} must hold an object with 'sharpness'")
+    for name, value in found.items():
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and math.isfinite(value) and 0 < value <= 10):
+            raise LearnedWeightsError(
+                f"review calibration: {where}: the sharpness of {name!r} must be a number above 0, at most 10")
+    return {name: float(value) for name, value in found.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_review_calibration() -> dict[str, float]:
+    """The shipped review calibration, read once."""
+    return load_review_calibration()
+
+
+def review_sharpness(estimate: str | None) -> float:
+    """The shipped sharpness of the game review's win chances on ``estimate`` (1.0 where the
+    file names none for it: its win chances are shown as the search gives them)."""
+    return shipped_review_calibration().get(estimate or "", 1.0)
 
 
 _LOADED: dict[Path, LearnedWeights] = {}
