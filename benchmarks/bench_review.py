@@ -1,6 +1,7 @@
 """Quality of the game review's estimates (``mayagames analyze``), measured, never asserted.
 
-1. **Calibration.** N heuristic-vs-heuristic games per game (2 players, seats rotating);
+1. **Calibration.** N heuristic-vs-heuristic games per game (2 players unless ``--players``,
+   seats rotating);
    in each, ``--decisions`` decisions with a choice are sampled (spread over the game, from
    a generator seeded by the game's index) and analysed at ``--budget`` iterations from the
    deciding seat's view. Each estimate (the decision's win probability) is paired with what
@@ -20,8 +21,8 @@ game (``OUT/calibration_GAME.png``)::
     .venv/bin/python benchmarks/bench_review.py --game tzolkin --fit-sharpness --log runs/rq-seed2.jsonl
 
 ``--fit-sharpness`` prints the sharpness (``arena.review.calibrated``: the factor on the
-log-odds of the win chances) that minimises the log loss of a log's win chances, for the
-game's ``data/review_calibration.json``; fit it on a run of another ``--seed`` than the one
+log-odds of the win chances) that minimises the log loss of a log's win chances, per game and
+number of players, for the game's ``data/review_calibration.json``; fit it on a run of another ``--seed`` than the one
 that measures it (the figures shipped are of ``--seed 1``). Its win chances are taken as
 logged, so a log of a calibrated review gives the factor on top of the shipped one.
 
@@ -58,7 +59,8 @@ def outcome(result: dict[str, Any], seat: int) -> float:
 def measure_game(game: str, index: int, task_args: dict[str, Any]) -> dict[str, Any]:
     """Play game ``index`` and analyse its sampled decisions (run in a worker)."""
     start = time.process_time()
-    task = plan_matches(game, [task_args["agent"]] * 2, index + 1, task_args["seed"])[index]
+    seats = task_args.get("players", 2)
+    task = plan_matches(game, [task_args["agent"]] * seats, index + 1, task_args["seed"])[index]
     played = play_match(task)
     if played.error:
         return {"game": game, "index": index, "error": played.error.splitlines()[-1], "rows": []}
@@ -86,7 +88,7 @@ def measure_game(game: str, index: int, task_args: dict[str, Any]) -> dict[str, 
                                                     derive_seed(decision.seed, "10x")), big)
             row.update(big_best=again.best, big_win_prob=again.win_prob, legal=review.legal)
         rows.append(row)
-    return {"game": game, "index": index, "rows": rows, "play_cpu": play_cpu,
+    return {"game": game, "index": index, "players": seats, "rows": rows, "play_cpu": play_cpu,
             "cpu": time.process_time() - start}
 
 
@@ -225,6 +227,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="tikal, tzolkin (default both)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--agent", default="heuristic")
+    parser.add_argument("--players", type=int, default=2, help="players per game")
     parser.add_argument("--decisions", type=int, default=2, help="decisions sampled per game")
     parser.add_argument("--budget", type=int, default=200, help="review iterations per decision")
     parser.add_argument("--agree-every", type=int, default=4, help="10x search on every k-th decision")
@@ -243,11 +246,13 @@ def main() -> None:
             parser.error("--fit-sharpness needs --log")
         rows = logged_results(args.log)
         for game in games:
-            mine = [row for r in rows if r["game"] == game for row in r["rows"] if row.get("win_prob") is not None]
-            if mine:
-                k = fit_sharpness(mine)
-                print(f"{game}: sharpness {k:.2f} on {len(mine)} decisions (log loss "
-                      f"{log_loss(mine, 1.0):.4f} as logged, {log_loss(mine, k):.4f} sharpened)")
+            for players in sorted({r.get("players", 2) for r in rows if r["game"] == game}):
+                mine = [row for r in rows if r["game"] == game and r.get("players", 2) == players
+                        for row in r["rows"] if row.get("win_prob") is not None]
+                if mine:
+                    k = fit_sharpness(mine)
+                    print(f"{game}, {players} players: sharpness {k:.2f} on {len(mine)} decisions (log loss "
+                          f"{log_loss(mine, 1.0):.4f} as logged, {log_loss(mine, k):.4f} sharpened)")
         return
     args_text = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
                          if k not in ("out", "game", "log", "summary", "fit_sharpness")) + f" (games: {', '.join(games)})"
@@ -257,7 +262,7 @@ def main() -> None:
         summarise(results, games, args.out, args_text + f"; {len(results)} games in the log",
                   args.budget)
         return
-    task_args = {"agent": args.agent, "decisions": args.decisions, "budget": args.budget,
+    task_args = {"agent": args.agent, "players": args.players, "decisions": args.decisions, "budget": args.budget,
                  "agree_every": args.agree_every, "seed": args.seed}
     # The games alternate between the games, so a run stopped early is balanced.
     work = [(game, index) for index in range(args.games) for game in games]

@@ -315,29 +315,33 @@ def test_learned6_is_the_sixth_fit_on_two_generations_of_the_search():
 
 
 def test_the_review_calibration_loads_and_names_known_estimates():
-    """``data/review_calibration.json``: per estimate, the sharpness of the game review's win
-    chances; every name is an estimate of the game, and one not named is shown as searched."""
+    """``data/review_calibration.json``: per estimate and number of players, the sharpness of
+    the game review's win chances; every name is an estimate of the game, and an estimate or a
+    number of players not named is shown as searched (4 players: not fitted)."""
     from mayagames.core.registry import get_game
 
     shipped = L.load_review_calibration()
     known = get_game("tzolkin").plugin.estimate_variants
-    assert shipped and set(shipped) <= set(known)
-    assert all(0 < k <= 10 for k in shipped.values())
-    for name, k in shipped.items():
-        assert L.review_sharpness(name) == k
-    assert L.review_sharpness(None) == 1.0 and L.review_sharpness("v1") == shipped.get("v1", 1.0)
+    assert shipped and {name for name, _ in shipped} <= set(known)
+    assert all(players in (2, 3, 4) and 0 < k <= 10 for (_, players), k in shipped.items())
+    for (name, players), k in shipped.items():
+        assert L.review_sharpness(name, players) == k
+    assert L.review_sharpness("learned6", 2) > 1.0 and L.review_sharpness("learned6", 4) == 1.0
+    assert L.review_sharpness(None, 2) == 1.0 and L.review_sharpness("v1", 2) == shipped.get(("v1", 2), 1.0)
 
 
 def test_a_damaged_review_calibration_is_refused_with_a_clear_error(tmp_path):
     path = tmp_path / "calibration.json"
     for doc, refused in (('{"sharpness": {', "cannot read"), ("[]", "must hold an object with 'sharpness'"),
                          ('{"sharpness": 1.5}', "must hold an object"),
-                         ('{"sharpness": {"learned6": 0}}', "'learned6' must be a number above 0"),
-                         ('{"sharpness": {"learned6": true}}', "'learned6' must be a number"),
-                         ('{"sharpness": {"learned6": "1.5"}}', "'learned6' must be a number"),
-                         ('{"sharpness": {"learned6": 11}}', "at most 10")):
+                         ('{"sharpness": {"learned6": 1.5}}', "'learned6' must map numbers of players"),
+                         ('{"sharpness": {"learned6": {"5": 1.5}}}', "'5' is no number of players"),
+                         ('{"sharpness": {"learned6": {"2": 0}}}', "'learned6' at 2 players must be a number above 0"),
+                         ('{"sharpness": {"learned6": {"2": true}}}', "'learned6' at 2 players must be a number"),
+                         ('{"sharpness": {"learned6": {"2": "1.5"}}}', "must be a number"),
+                         ('{"sharpness": {"learned6": {"2": 11}}}', "at most 10")):
         path.write_text(doc)
         with pytest.raises(L.LearnedWeightsError, match=refused):
             L.load_review_calibration(path)
-    path.write_text('{"sharpness": {"learned6": 1.5}}')
-    assert L.load_review_calibration(path) == {"learned6": 1.5}
+    path.write_text('{"sharpness": {"learned6": {"2": 1.5, "4": 0.9}}}')
+    assert L.load_review_calibration(path) == {("learned6", 2): 1.5, ("learned6", 4): 0.9}

@@ -194,12 +194,12 @@ def test_a_tzolkin_review_shows_the_searchs_win_chances_sharpened(monkeypatch):
 
     info = get_game("tzolkin")
     estimate = review_settings("tzolkin")["eval"]
-    sharpness = info.plugin.part("review_sharpness")(estimate)
-    assert sharpness > 1.0, "the shipped calibration names the review's estimate"
+    sharpness = info.plugin.part("review_sharpness")(estimate, 2)
+    assert sharpness > 1.0, "the shipped calibration names the review's estimate at 2 players"
     record = bot_record("tzolkin", 3, moves=40)
     task = next(t for t in decision_tasks(record, None, seed=2) if len(t.view.legal_actions()) > 2)
     shown = analyse_decision(task, Budget(60))
-    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant: 1.0)
+    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, players: 1.0)
     raw = analyse_decision(task, Budget(60))
     assert (shown.best, shown.played) == (raw.best, raw.played)
     assert [(t["action"], t["visits"]) for t in shown.top] == [(t["action"], t["visits"]) for t in raw.top]
@@ -207,3 +207,22 @@ def test_a_tzolkin_review_shows_the_searchs_win_chances_sharpened(monkeypatch):
         assert s["win_prob"] == pytest.approx(calibrated(r["win_prob"], sharpness), abs=2e-4)
     assert shown.played_win_prob == pytest.approx(calibrated(raw.played_win_prob, sharpness), abs=2e-4)
     assert shown.margin == raw.margin  # the score margins are not win chances: unchanged
+
+
+def test_a_four_player_tzolkin_review_shows_the_win_chances_as_searched(monkeypatch):
+    """The factor was fitted on 2-player games; at 4 players (none fitted) the review shows the
+    search's own win chances."""
+    import mayagames.arena.review as review_module
+
+    asked = []
+    record = bot_record("tzolkin", 5, specs=("random",) * 4, moves=60)
+    task = next(t for t in decision_tasks(record, None, seed=2) if len(t.view.legal_actions()) > 2)
+    shown = analyse_decision(task, Budget(40))
+    original = review_module.review_sharpness
+    monkeypatch.setattr(review_module, "review_sharpness",
+                        lambda info, variant, players: asked.append(players) or original(info, variant, players))
+    again = analyse_decision(task, Budget(40))
+    assert asked == [4] and original(task.view.info, "learned6", 4) == 1.0
+    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, players: 1.0)
+    assert analyse_decision(task, Budget(40)).as_dict() | {"seconds": 0} == shown.as_dict() | {"seconds": 0}
+    assert again.top == shown.top

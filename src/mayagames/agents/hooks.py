@@ -48,12 +48,12 @@ def estimator(info: GameInfo, variant: str | None = None) -> Estimator:
     return info.plugin.part("estimate_scores") or running_scores
 
 
-def review_sharpness(info: GameInfo, variant: str | None = None) -> float:
+def review_sharpness(info: GameInfo, variant: str | None, players: int) -> float:
     """The factor the game review sharpens the log-odds of its win chances by when it
-    searches on the estimate ``variant`` (``plugin.review_sharpness``; 1.0 where the game
-    has none): see :func:`mayagames.arena.review.calibrated`."""
+    searches on the estimate ``variant`` in a game of ``players`` (``plugin.review_sharpness``;
+    1.0 where the game has none): see :func:`mayagames.arena.review.calibrated`."""
     sharpness = info.plugin.part("review_sharpness")
-    return 1.0 if sharpness is None else float(sharpness(variant))
+    return 1.0 if sharpness is None else float(sharpness(variant, players))
 
 
 def sensible_filter(info: GameInfo) -> Callable[[State, Any], list[Any]] | None:

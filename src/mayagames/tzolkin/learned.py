@@ -122,9 +122,9 @@ def load_weights(path: Path | str | None = None) -> LearnedWeights:
     return LearnedWeights(tuple(vectors), meta)
 
 
-def load_review_calibration(path: Path | str | None = None) -> dict[str, float]:
+def load_review_calibration(path: Path | str | None = None) -> dict[tuple[str, int], float]:
     """Read and check a review calibration file (default: the shipped one): per estimate
-    name, its ``sharpness`` (a finite number above 0, at most 10)."""
+    name and number of players, its ``sharpness`` (a finite number above 0, at most 10)."""
     where = Path(path) if path is not None else REVIEW_CALIBRATION_FILE
     try:
         doc = json.loads(where.read_text(encoding="utf-8"))
@@ -133,24 +133,34 @@ def load_review_calibration(path: Path | str | None = None) -> dict[str, float]:
     found = doc.get("sharpness") if isinstance(doc, dict) else None
     if not isinstance(found, dict):
         raise LearnedWeightsError(f"review calibration: {where} must hold an object with 'sharpness'")
-    for name, value in found.items():
-        if not (isinstance(value, (int, float)) and not isinstance(value, bool)
-                and math.isfinite(value) and 0 < value <= 10):
+    sharpness = {}
+    for name, by_players in found.items():
+        if not isinstance(by_players, dict):
             raise LearnedWeightsError(
-                f"review calibration: {where}: the sharpness of {name!r} must be a number above 0, at most 10")
-    return {name: float(value) for name, value in found.items()}
+                f"review calibration: {where}: {name!r} must map numbers of players to a sharpness")
+        for players, value in by_players.items():
+            if players not in ("2", "3", "4"):
+                raise LearnedWeightsError(
+                    f"review calibration: {where}: {name!r}: {players!r} is no number of players (2-4)")
+            if not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                    and math.isfinite(value) and 0 < value <= 10):
+                raise LearnedWeightsError(
+                    f"review calibration: {where}: the sharpness of {name!r} at {players} players "
+                    "must be a number above 0, at most 10")
+            sharpness[(name, int(players))] = float(value)
+    return sharpness
 
 
 @functools.lru_cache(maxsize=1)
-def shipped_review_calibration() -> dict[str, float]:
+def shipped_review_calibration() -> dict[tuple[str, int], float]:
     """The shipped review calibration, read once."""
     return load_review_calibration()
 
 
-def review_sharpness(estimate: str | None) -> float:
-    """The shipped sharpness of the game review's win chances on ``estimate`` (1.0 where the
-    file names none for it: its win chances are shown as the search gives them)."""
-    return shipped_review_calibration().get(estimate or "", 1.0)
+def review_sharpness(estimate: str | None, players: int) -> float:
+    """The shipped sharpness of the game review's win chances on ``estimate`` with ``players``
+    (1.0 where the file names none for them: the win chances are shown as searched)."""
+    return shipped_review_calibration().get((estimate or "", players), 1.0)
 
 
 _LOADED: dict[Path, LearnedWeights] = {}
