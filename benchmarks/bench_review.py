@@ -238,7 +238,7 @@ def main() -> None:
                         "as it ends; with --summary, only summarise that log")
     parser.add_argument("--summary", action="store_true", help="summarise --log (a run in progress or stopped)")
     parser.add_argument("--fit-sharpness", action="store_true",
-                        help="print the sharpness that calibrates --log's win chances best, per game")
+                        help="print the sharpness that calibrates --log's win chances best, per game and number of players")
     args = parser.parse_args()
     games = args.game or ["tikal", "tzolkin"]
     if args.fit_sharpness:

@@ -483,3 +483,30 @@ def test_the_trade_prompt_says_where_to_click_at_each_step(quick_server, new_pag
       return [at('take', 'choose the treasures to take'), at('give', 'choose a treasure to give')]; }""")
     assert prompts == ["Choose the treasures to take: click a treasure in another player's museum.",
                        "Choose a treasure to give: click one of your treasures to give back."], prompts
+
+
+def test_a_replay_step_answered_late_does_not_overwrite_a_later_one(quick_server, new_page, support):
+    """The perspective changed and a far step asked at once: when the first answer comes last
+    (delayed here), the page still shows the step asked last, its label, log and board
+    agreeing (a chaos run under load once showed move 198's label over move 3's log)."""
+    table = finished_tikal(quick_server, support)
+    page = new_page()
+    page.goto(f"{quick_server.url}/table/{table}")
+    page.locator("#summary-replay").click()
+    expect(page.locator("#replay-label")).to_have_text(re.compile(r"^move 0 of \d+"))
+    page.locator("#replay-step").fill("3")
+    expect(page.locator("#log li")).to_have_count(3)
+
+    held: list[Any] = []  # the request for step 3 seen from seat 1, answered after step 20's
+    page.route(re.compile(r".*/replay\?step=3&perspective=1$"), lambda route: held.append(route))
+    page.select_option("#replay-perspective", "1")
+    page.locator("#replay-step").fill("20")
+    expect(page.locator("#replay-label")).to_have_text(re.compile(r"^move 20 of"))
+    expect(page.locator("#log li")).to_have_count(20)
+    assert len(held) == 1
+    with page.expect_response(re.compile(r".*/replay\?step=3&perspective=1$")):
+        held[0].continue_()
+    page.wait_for_timeout(300)  # the late answer handled
+    expect(page.locator("#replay-label")).to_have_text(re.compile(r"^move 20 of"))
+    expect(page.locator("#log li")).to_have_count(20)
+    expect(page.locator("#log li.replay-step")).to_have_attribute("data-n", "20")

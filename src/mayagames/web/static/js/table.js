@@ -35,7 +35,7 @@ const app = {
   summaryShown: false,
   handoverFor: null,            // the seat the device goes to, once its state arrives
   shownSeat: null,              // the seat whose view was last on screen
-  replay: null,                 // {step, total, perspective, frame} while replaying
+  replay: null,                 // {step, total, perspective, frame, asked} while replaying
   stopped: false,               // the table cannot be shown: do not reconnect
   queue: [],                    // state messages waiting to be shown step by step
   queueTimer: null,
@@ -760,7 +760,7 @@ async function openReplay() {
   const select = $("replay-perspective");
   select.replaceChildren(el("option", { value: "all" }, "everything"), el("option", { value: "spectator" }, "a spectator"),
     ...s.seats.map((x) => el("option", { value: String(x.seat) }, x.name)));
-  app.replay = { step: 0, total: s.move_number, perspective: "all", frame: null };
+  app.replay = { step: 0, total: s.move_number, perspective: "all", frame: null, asked: 0 };
   foldEventPanel();
   $("replay-step").max = String(s.move_number);
   $("replay").classList.remove("hidden");
@@ -768,13 +768,20 @@ async function openReplay() {
   await replayTo(0);
 }
 
+// The step asked last is the one shown: an earlier request answered late (a perspective
+// changed, then a far step asked at once) is dropped, so the log and the board never show
+// another step than the label.
 async function replayTo(step) {
   const r = app.replay;
   r.step = Math.max(0, Math.min(step, r.total));
+  const asked = r.asked = (r.asked || 0) + 1;
   const token = preferredToken();
+  let frame;
   try {
-    r.frame = await api(`/api/tables/${tableId}/replay?step=${r.step}&perspective=${encodeURIComponent(r.perspective)}`, { token });
-  } catch (error) { toast(error.message); return; }
+    frame = await api(`/api/tables/${tableId}/replay?step=${r.step}&perspective=${encodeURIComponent(r.perspective)}`, { token });
+  } catch (error) { if (asked === r.asked) toast(error.message); return; }
+  if (app.replay !== r || asked !== r.asked) return;
+  r.frame = frame;
   draw();
 }
 
