@@ -109,3 +109,32 @@ def test_hint_button_shows_the_bots_move(review_server, new_page, support, shots
     spectator.locator("#status").wait_for()
     spectator.wait_for_timeout(500)
     assert spectator.locator("#hint-box").is_hidden()
+
+
+def test_a_hint_answered_after_the_player_moved_is_not_shown(review_server, new_page, support):
+    """The server answered the hint for move N, but the answer reaches the page after the
+    player moved: it is dropped (no text, no hinted button) rather than shown for a later
+    decision."""
+    import httpx
+
+    with httpx.Client(base_url=review_server.url) as client:
+        data = support.create_table(client, agents=["human", "random"], seed=5)
+    page = new_page()
+    page.goto(f"{review_server.url}/table/{data['table']}#token={data['tokens'][0]}")
+    page.locator("#hint").wait_for()
+    held: list[Any] = []
+    page.route(re.compile(r".*/hint$"), lambda route: held.append((route, route.fetch())))
+    page.locator("#hint").click()
+    expect(page.locator("#hint-text")).to_contain_text("thinking")
+    page.wait_for_timeout(200)
+    assert len(held) == 1 and held[0][1].status == 200  # the server's hint for this move
+    before = page.locator("#log li").count()
+    page.locator("#moves button").first.click()
+    expect(page.locator("#log li")).not_to_have_count(before)  # the player moved (the bot maybe too)
+    page.locator("#hint-box").wait_for(state="visible")  # the player's turn again: the page settled
+    page.wait_for_timeout(500)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_timeout(500)  # the answer handled; no later state message clears it for us
+    assert "suggests" not in page.locator("#hint-text").inner_text()
+    assert page.locator("#moves button.hinted").count() == 0

@@ -44,8 +44,13 @@ async function ask() {
   $("hint-text").textContent = "the bot is thinking…";
   try {
     const level = $("hint-level").value;
-    hint.shown = await api(`/api/tables/${encodeURIComponent(hint.table)}/hint`,
+    const shown = await api(`/api/tables/${encodeURIComponent(hint.table)}/hint`,
       { method: "POST", body: { level, move_number: s.move_number }, token: hint.token });
+    if (!hint.state || hint.state.move_number !== s.move_number) {  // answered after a move: stale
+      $("hint-text").textContent = "";
+      return;
+    }
+    hint.shown = shown;
     $("hint-text").textContent = hintText(hint.shown);
     markHint($("board"));
     for (const button of document.querySelectorAll("#moves button, #bar-moves button")) {  // the hinted button stands out
