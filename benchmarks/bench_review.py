@@ -21,8 +21,9 @@ game (``OUT/calibration_GAME.png``)::
     .venv/bin/python benchmarks/bench_review.py --game tzolkin --fit-sharpness --log runs/rq-seed2.jsonl
 
 ``--fit-sharpness`` prints the sharpness (``arena.review.calibrated``: the factor on the
-log-odds of the win chances) that minimises the log loss of a log's win chances, per game and
-number of players, for the game's ``data/review_calibration.json``; fit it on a run of another ``--seed`` than the one
+log-odds of the win chances) that minimises the log loss of a log's win chances, per game,
+number of players and stage of the game (``agents.hooks.review_stage``, logged with each
+decision), for the game's ``data/review_calibration.json``; fit it on a run of another ``--seed`` than the one
 that measures it (the figures shipped are of ``--seed 1``). Its win chances are taken as
 logged, so a log of a calibrated review gives the factor on top of the shipped one.
 
@@ -42,6 +43,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from mayagames.agents.hooks import review_stage
 from mayagames.arena.analysis import wilson_interval
 from mayagames.arena.review import Budget, analyse_decision, calibrated, decision_tasks
 from mayagames.arena.tournament import plan_matches, play_match
@@ -77,6 +79,7 @@ def measure_game(game: str, index: int, task_args: dict[str, Any]) -> dict[str, 
         decision = tasks[i]
         review = analyse_decision(decision, budget)
         row = {"index": decision.index, "seat": decision.seat, "win_prob": review.win_prob,
+               "stage": review_stage(decision.view.info, decision.view),
                "margin": review.margin, "best": review.best, "played": decision.played,
                "outcome": outcome(record.result, decision.seat),
                "final_margin": _margin(record.result["scores"], decision.seat),
@@ -222,6 +225,23 @@ def fit_sharpness(rows: list[dict[str, Any]]) -> float:
     return min((k / 100 for k in range(25, 501)), key=lambda k: log_loss(rows, k))
 
 
+def print_sharpness(results: list[dict[str, Any]], games: list[str]) -> None:
+    """The best sharpness per game and number of players, for the whole game and per stage
+    (``agents.hooks.review_stage``: Tzolk'in's Food Days held), with its log loss."""
+    for game in games:
+        for players in sorted({r.get("players", 2) for r in results if r["game"] == game}):
+            mine = [row for r in results if r["game"] == game and r.get("players", 2) == players
+                    for row in r["rows"] if row.get("win_prob") is not None]
+            groups = [("the whole game", mine)] + [
+                (f"stage {s}", [row for row in mine if row.get("stage") == s])
+                for s in sorted({row["stage"] for row in mine if "stage" in row})]
+            for name, group in groups:
+                if group:
+                    k = fit_sharpness(group)
+                    print(f"{game}, {players} players, {name}: sharpness {k:.2f} on {len(group)} decisions "
+                          f"(log loss {log_loss(group, 1.0):.4f} as logged, {log_loss(group, k):.4f} sharpened)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="tikal, tzolkin (default both)")
@@ -238,21 +258,13 @@ def main() -> None:
                         "as it ends; with --summary, only summarise that log")
     parser.add_argument("--summary", action="store_true", help="summarise --log (a run in progress or stopped)")
     parser.add_argument("--fit-sharpness", action="store_true",
-                        help="print the sharpness that calibrates --log's win chances best, per game and number of players")
+                        help="print the sharpness that calibrates --log's win chances best, per game, players and stage")
     args = parser.parse_args()
     games = args.game or ["tikal", "tzolkin"]
     if args.fit_sharpness:
         if args.log is None:
             parser.error("--fit-sharpness needs --log")
-        rows = logged_results(args.log)
-        for game in games:
-            for players in sorted({r.get("players", 2) for r in rows if r["game"] == game}):
-                mine = [row for r in rows if r["game"] == game and r.get("players", 2) == players
-                        for row in r["rows"] if row.get("win_prob") is not None]
-                if mine:
-                    k = fit_sharpness(mine)
-                    print(f"{game}, {players} players: sharpness {k:.2f} on {len(mine)} decisions (log loss "
-                          f"{log_loss(mine, 1.0):.4f} as logged, {log_loss(mine, k):.4f} sharpened)")
+        print_sharpness(logged_results(args.log), games)
         return
     args_text = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
                          if k not in ("out", "game", "log", "summary", "fit_sharpness")) + f" (games: {', '.join(games)})"

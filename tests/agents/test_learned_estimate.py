@@ -315,19 +315,21 @@ def test_learned6_is_the_sixth_fit_on_two_generations_of_the_search():
 
 
 def test_the_review_calibration_loads_and_names_known_estimates():
-    """``data/review_calibration.json``: per estimate and number of players, the sharpness of
-    the game review's win chances; every name is an estimate of the game, and an estimate or a
-    number of players not named is shown as searched (4 players: not fitted)."""
+    """``data/review_calibration.json``: per estimate, number of players and Food Days held, the
+    sharpness of the game review's win chances; every name is an estimate of the game, and an
+    estimate or a number of players not named is shown as searched (4 players: not fitted)."""
     from mayagames.core.registry import get_game
 
     shipped = L.load_review_calibration()
     known = get_game("tzolkin").plugin.estimate_variants
-    assert shipped and {name for name, _ in shipped} <= set(known)
-    assert all(players in (2, 3, 4) and 0 < k <= 10 for (_, players), k in shipped.items())
-    for (name, players), k in shipped.items():
-        assert L.review_sharpness(name, players) == k
-    assert L.review_sharpness("learned6", 2) > 1.0 and L.review_sharpness("learned6", 4) == 1.0
-    assert L.review_sharpness(None, 2) == 1.0 and L.review_sharpness("v1", 2) == shipped.get(("v1", 2), 1.0)
+    assert shipped and {name for name, _, _ in shipped} <= set(known)
+    assert all(players in (2, 3, 4) and 0 <= stage < L.ERAS and 0 < k <= 10
+               for (_, players, stage), k in shipped.items())
+    for (name, players, stage), k in shipped.items():
+        assert L.review_sharpness(name, players, stage) == k
+    assert {stage for name, players, stage in shipped if (name, players) == ("learned6", 2)} == set(range(L.ERAS))
+    assert L.review_sharpness("learned6", 4, 2) == 1.0
+    assert L.review_sharpness(None, 2, 0) == 1.0 and L.review_sharpness("v1", 2, 1) == shipped.get(("v1", 2, 1), 1.0)
 
 
 def test_a_damaged_review_calibration_is_refused_with_a_clear_error(tmp_path):
@@ -339,9 +341,13 @@ def test_a_damaged_review_calibration_is_refused_with_a_clear_error(tmp_path):
                          ('{"sharpness": {"learned6": {"2": 0}}}', "'learned6' at 2 players must be a number above 0"),
                          ('{"sharpness": {"learned6": {"2": true}}}', "'learned6' at 2 players must be a number"),
                          ('{"sharpness": {"learned6": {"2": "1.5"}}}', "must be a number"),
-                         ('{"sharpness": {"learned6": {"2": 11}}}', "at most 10")):
+                         ('{"sharpness": {"learned6": {"2": 11}}}', "at most 10"),
+                         ('{"sharpness": {"learned6": {"2": [1, 2, 3]}}}', "or a list of 4"),
+                         ('{"sharpness": {"learned6": {"2": [1, 2, 3, -1]}}}', "or a list of 4")):
         path.write_text(doc)
         with pytest.raises(L.LearnedWeightsError, match=refused):
             L.load_review_calibration(path)
-    path.write_text('{"sharpness": {"learned6": {"2": 1.5, "4": 0.9}}}')
-    assert L.load_review_calibration(path) == {("learned6", 2): 1.5, ("learned6", 4): 0.9}
+    path.write_text('{"sharpness": {"learned6": {"2": [0.9, 1.5, 2, 2.5], "4": 0.9}}}')
+    loaded = L.load_review_calibration(path)
+    assert [loaded[("learned6", 2, s)] for s in range(4)] == [0.9, 1.5, 2.0, 2.5]
+    assert [loaded[("learned6", 4, s)] for s in range(4)] == [0.9] * 4  # one number: every era

@@ -194,12 +194,13 @@ def test_a_tzolkin_review_shows_the_searchs_win_chances_sharpened(monkeypatch):
 
     info = get_game("tzolkin")
     estimate = review_settings("tzolkin")["eval"]
-    sharpness = info.plugin.part("review_sharpness")(estimate, 2)
+    record = bot_record("tzolkin", 3)
+    task = next(t for t in decision_tasks(record, None, seed=2)  # after the second Food Day
+                if t.view.food_done == 2 and len(t.view.legal_actions()) > 2)
+    sharpness = info.plugin.part("review_sharpness")(estimate, 2, info.plugin.part("review_stage")(task.view))
     assert sharpness > 1.0, "the shipped calibration names the review's estimate at 2 players"
-    record = bot_record("tzolkin", 3, moves=40)
-    task = next(t for t in decision_tasks(record, None, seed=2) if len(t.view.legal_actions()) > 2)
     shown = analyse_decision(task, Budget(60))
-    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, players: 1.0)
+    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, view: 1.0)
     raw = analyse_decision(task, Budget(60))
     assert (shown.best, shown.played) == (raw.best, raw.played)
     assert [(t["action"], t["visits"]) for t in shown.top] == [(t["action"], t["visits"]) for t in raw.top]
@@ -220,9 +221,24 @@ def test_a_four_player_tzolkin_review_shows_the_win_chances_as_searched(monkeypa
     shown = analyse_decision(task, Budget(40))
     original = review_module.review_sharpness
     monkeypatch.setattr(review_module, "review_sharpness",
-                        lambda info, variant, players: asked.append(players) or original(info, variant, players))
+                        lambda info, variant, view: asked.append(view.num_players) or original(info, variant, view))
     again = analyse_decision(task, Budget(40))
-    assert asked == [4] and original(task.view.info, "learned6", 4) == 1.0
-    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, players: 1.0)
+    assert asked == [4] and original(task.view.info, "learned6", task.view) == 1.0
+    monkeypatch.setattr(review_module, "review_sharpness", lambda info, variant, view: 1.0)
     assert analyse_decision(task, Budget(40)).as_dict() | {"seconds": 0} == shown.as_dict() | {"seconds": 0}
     assert again.top == shown.top
+
+
+def test_the_reviews_stage_is_tzolkins_food_days_held_and_0_elsewhere():
+    from mayagames.agents.hooks import review_stage
+    from mayagames.core.registry import get_game
+
+    record = bot_record("tzolkin", 3)
+    seen = set()
+    for task in decision_tasks(record, None, seed=2):
+        stage = review_stage(get_game("tzolkin"), task.view)
+        assert stage == min(task.view.food_done, 3)
+        seen.add(stage)
+    assert seen == {0, 1, 2, 3}
+    toy = bot_record("toy", 8)
+    assert {review_stage(get_game("toy"), t.view) for t in decision_tasks(toy, None, seed=1)} == {0}

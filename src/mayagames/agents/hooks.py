@@ -48,12 +48,22 @@ def estimator(info: GameInfo, variant: str | None = None) -> Estimator:
     return info.plugin.part("estimate_scores") or running_scores
 
 
-def review_sharpness(info: GameInfo, variant: str | None, players: int) -> float:
+def review_stage(info: GameInfo, view: State) -> int:
+    """The stage of the game ``view`` is at, as the review's calibration counts them
+    (``plugin.review_stage``; 0 where the game has none)."""
+    stage = info.plugin.part("review_stage")
+    return 0 if stage is None else int(stage(view))
+
+
+def review_sharpness(info: GameInfo, variant: str | None, view: State) -> float:
     """The factor the game review sharpens the log-odds of its win chances by when it
-    searches on the estimate ``variant`` in a game of ``players`` (``plugin.review_sharpness``;
-    1.0 where the game has none): see :func:`mayagames.arena.review.calibrated`."""
+    searches on the estimate ``variant`` at ``view`` (its number of players and
+    :func:`review_stage`; ``plugin.review_sharpness``, 1.0 where the game has none): see
+    :func:`mayagames.arena.review.calibrated`."""
     sharpness = info.plugin.part("review_sharpness")
-    return 1.0 if sharpness is None else float(sharpness(variant, players))
+    if sharpness is None:
+        return 1.0
+    return float(sharpness(variant, view.num_players, review_stage(info, view)))
 
 
 def sensible_filter(info: GameInfo) -> Callable[[State, Any], list[Any]] | None:

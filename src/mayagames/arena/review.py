@@ -14,8 +14,8 @@ information-set MCTS (:mod:`mayagames.agents.mcts`) estimates
 A win probability is the mean reward of a root action in the search: the true result
 where a rollout reaches the end, else the game's score estimate turned into win chances
 (a softmax with the game's score scale, :func:`mayagames.agents.mcts.win_chances`), its
-log-odds then multiplied by the sharpness the game fitted for the search's estimate and the
-number of players (:func:`calibrated`; only the numbers shown change, never which move the
+log-odds then multiplied by the sharpness the game fitted for the search's estimate, the
+number of players and the stage of the game (:func:`calibrated`; only the numbers shown change, never which move the
 search prefers). The
 margin is the mean, over the same iterations, of the seat's score margin at the leaf
 (true at the end, else estimated).
@@ -263,7 +263,7 @@ class ReviewSearch(MCTSAgent):
         settings = review_settings(view.info.name)
         self.eval = settings.get("eval", self.eval)
         self.rollout_plies = settings.get("rollout_plies", self.rollout_plies)
-        self.sharpness = review_sharpness(view.info, self.eval, view.num_players)
+        self.sharpness = review_sharpness(view.info, self.eval, view)
         self._root_visits = 0
         _, stats = self.search(view, legal)
         return self.root, stats.iterations, stats.seconds

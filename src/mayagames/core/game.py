@@ -194,9 +194,13 @@ class GamePlugin:
     estimate_variants: "dict[str, Callable[[State], list[float]] | Lazy]" = field(default_factory=dict)
     #: a typical decisive score difference (MCTS turns estimates into win chances with it)
     score_scale: float = 5.0
-    #: (estimate name or None, players) -> the factor the game review multiplies the log-odds
-    #: of its win chances by, fitted so that they come out calibrated (1: as the search gives them)
-    review_sharpness: "Callable[[str | None, int], float] | Lazy | None" = None
+    #: (estimate name or None, players, stage) -> the factor the game review multiplies the
+    #: log-odds of its win chances by, fitted so that they come out calibrated (1: as the
+    #: search gives them); ``stage`` is ``review_stage``'s
+    review_sharpness: "Callable[[str | None, int, int], float] | Lazy | None" = None
+    #: (view) -> the stage of the game the review's calibration is fitted by (Tzolk'in: the
+    #: Food Days held, 0-3). Fallback: 0
+    review_stage: "Callable[[State], int] | Lazy | None" = None
     #: own consecutive decisions the heuristic bot looks through (1: one-ply greedy)
     greedy_depth: int = 1
     #: whether the estimate reads only public information (a bot may skip building views)

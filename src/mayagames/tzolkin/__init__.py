@@ -94,6 +94,7 @@ INFO = register(GameInfo(
                            "learned5": Lazy("mayagames.tzolkin.learned:estimate_scores_learned_fifth"),
                            "learned6": Lazy("mayagames.tzolkin.learned:estimate_scores_learned_sixth")},
         review_sharpness=Lazy("mayagames.tzolkin.learned:review_sharpness"),
+        review_stage=Lazy("mayagames.tzolkin.learned:era"),
         greedy_depth=heuristic.GREEDY_DEPTH, public_estimate=heuristic.PUBLIC_ESTIMATE,
         chance_is_revealed=heuristic.CHANCE_IS_REVEALED,
         seat_features=seat_features, details=decision_details,

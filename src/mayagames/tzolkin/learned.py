@@ -123,9 +123,11 @@ def load_weights(path: Path | str | None = None) -> LearnedWeights:
     return LearnedWeights(tuple(vectors), meta)
 
 
-def load_review_calibration(path: Path | str | None = None) -> dict[tuple[str, int], float]:
-    """Read and check a review calibration file (default: the shipped one): per estimate
-    name and number of players, its ``sharpness`` (a finite number above 0, at most 10)."""
+def load_review_calibration(path: Path | str | None = None) -> dict[tuple[str, int, int], float]:
+    """Read and check a review calibration file (default: the shipped one): per estimate name
+    and number of players, its ``sharpness``: one number for the whole game, or a list of
+    :data:`ERAS`, one per Food Days held (:func:`era`); each finite, above 0, at most 10.
+    Answers per (name, players, era)."""
     where = Path(path) if path is not None else REVIEW_CALIBRATION_FILE
     try:
         doc = json.loads(where.read_text(encoding="utf-8"))
@@ -143,25 +145,32 @@ def load_review_calibration(path: Path | str | None = None) -> dict[tuple[str, i
             if players not in ("2", "3", "4"):
                 raise LearnedWeightsError(
                     f"review calibration: {where}: {name!r}: {players!r} is no number of players (2-4)")
-            if not (isinstance(value, (int, float)) and not isinstance(value, bool)
-                    and math.isfinite(value) and 0 < value <= 10):
+            values = value if isinstance(value, list) else [value] * ERAS
+            if len(values) != ERAS or not all(_a_sharpness(v) for v in values):
                 raise LearnedWeightsError(
                     f"review calibration: {where}: the sharpness of {name!r} at {players} players "
-                    "must be a number above 0, at most 10")
-            sharpness[(name, int(players))] = float(value)
+                    f"must be a number above 0, at most 10, or a list of {ERAS} (one per Food Days held)")
+            for stage, k in enumerate(values):
+                sharpness[(name, int(players), stage)] = float(k)
     return sharpness
 
 
+def _a_sharpness(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and 0 < value <= 10)
+
+
 @functools.lru_cache(maxsize=1)
-def shipped_review_calibration() -> dict[tuple[str, int], float]:
+def shipped_review_calibration() -> dict[tuple[str, int, int], float]:
     """The shipped review calibration, read once."""
     return load_review_calibration()
 
 
-def review_sharpness(estimate: str | None, players: int) -> float:
+def review_sharpness(estimate: str | None, players: int, stage: int) -> float:
     """The shipped sharpness of the game review's win chances on ``estimate`` with ``players``
-    (1.0 where the file names none for them: the win chances are shown as searched)."""
-    return shipped_review_calibration().get((estimate or "", players), 1.0)
+    at ``stage`` (the Food Days held, :func:`era`); 1.0 where the file names none for them:
+    the win chances are shown as searched."""
+    return shipped_review_calibration().get((estimate or "", players, stage), 1.0)
 
 
 _LOADED: dict[Path, LearnedWeights] = {}
