@@ -223,7 +223,8 @@ def level_spec(level: str, game: str | None = None) -> str:
 # where ``hard``'s is chosen by strength). None does since stop 37: Tzolk'in's review left
 # ``hard``'s ``learned6`` for ``learned`` in stop 36 (its win chances too unsure near 0 and 1,
 # ECE 0.085) and follows it again with them sharpened by the game's fitted factor
-# (``data/review_calibration.json``, 2 players: Brier 0.126, ECE 0.056 on the measured 400 decisions).
+# (``data/review_calibration.json``, 2 players, per Food Days held: Brier 0.123, ECE 0.037 on the
+# measured 400 decisions).
 REVIEW_EVAL_BY_GAME: dict[str, str] = {}
 
 

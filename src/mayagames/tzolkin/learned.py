@@ -54,9 +54,9 @@ FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
 # ``hard``'s since stop 36, the strongest for the search (docs/bots.md "Stop 35", "Stop 36"),
 # and the game review's since stop 37, its win chances sharpened (``REVIEW_CALIBRATION_FILE``)
 SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
-# per estimate and number of players, the factor the game review sharpens the log-odds of its
-# win chances by (fitted on reviewed games other than those bench_review measures; 2 players
-# only: docs/bots.md "Stop 37")
+# per estimate and number of players (and per Food Days held), the factor the game review
+# sharpens the log-odds of its win chances by (fitted on reviewed games other than those
+# bench_review measures; 2 players only: docs/bots.md "Stop 37")
 REVIEW_CALIBRATION_FILE = Path(__file__).parent / "data" / "review_calibration.json"
 ERAS = 4  # one weight vector per number of Food Days already held (0..3)
 
