@@ -115,7 +115,7 @@ def load_weights(path: Path | str | None = None) -> LearnedWeights:
     vectors = []
     for i, w in enumerate(eras):
         if not (isinstance(w, list) and len(w) == len(FEATURES)
-                and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in w)):
+                and all(_finite_number(x) for x in w)):
             raise LearnedWeightsError(
                 f"learned estimate: {where}: era {i} must hold {len(FEATURES)} finite numbers")
         vectors.append(tuple(float(x) for x in w))
@@ -155,9 +155,13 @@ def load_review_calibration(path: Path | str | None = None) -> dict[tuple[str, i
     return sharpness
 
 
+def _finite_number(value: Any) -> bool:
+    """A JSON number (not a boolean) that is finite: a weight or a factor a file may hold."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _a_sharpness(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and 0 < value <= 10)
+    return _finite_number(value) and 0 < value <= 10
 
 
 @functools.lru_cache(maxsize=1)
