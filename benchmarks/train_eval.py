@@ -18,6 +18,8 @@
    figures, are written to ``--out`` (default: the shipped
    ``src/mayagames/tzolkin/data/eval_learned.json``).
 
+``--summary --data FILE ...`` replays the games of each file and prints what they show per
+number of players (a seat's and the winner's score, workers, workers unfed per Food Day).
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
 (a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
 runs/train_eval/gen2.jsonl``; several specs: each seat plays one of them, drawn from the
@@ -202,6 +204,46 @@ def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list
     if s.scores() != final:
         raise SystemExit(f"game {game['index']}: the replay does not reach the recorded scores")
     return X, y, eras, keys
+
+
+def game_figures(game: dict[str, Any]) -> dict[str, Any]:
+    """Replay a game: its players, every seat's score, the winners' score, the workers each
+    seat ends with and the workers it left unfed at each Food Day (rule: 3 VP each)."""
+    from mayagames.tzolkin.model import WORKERS
+    s = new_game("tzolkin", len(game["seats"]), seed=game["seed"])
+    unfed: list[list[int]] = []
+    for move in game["moves"]:
+        food = s.food_done
+        s.apply(s.legal_actions()[move])
+        if s.food_done != food:
+            unfed.append(list(s.last_unfed))
+    scores = s.scores()
+    if scores != game["scores"]:
+        raise SystemExit(f"game {game['index']}: the replay does not reach the recorded scores")
+    return {"players": len(scores), "scores": scores, "winner": max(scores),
+            "workers": [s.p[q][WORKERS] for q in range(len(scores))], "unfed": unfed}
+
+
+def summary(paths: list[str]) -> str:
+    """What the games of each data file show, per number of players: the mean score of a seat
+    and of the winner, the workers at the end, the workers left unfed a seat and game, and
+    per Food Day (1-4, every seat). The figures of a generation in docs/bots.md."""
+    lines = []
+    for path in paths:
+        games = read_games(Path(path))
+        figures = [game_figures(g) for g in games]
+        lines.append(f"{path}: {len(games)} games, {' '.join(bots_of([s for g in games for s in g['seats']]))}")
+        for n in sorted({f["players"] for f in figures}):
+            of = [f for f in figures if f["players"] == n]
+            seats = n * len(of)
+            by_day = [sum(sum(f["unfed"][d]) for f in of if len(f["unfed"]) > d) / seats for d in range(4)]
+            lines.append(
+                f"  {n} players, {len(of)} games: a seat {sum(sum(f['scores']) for f in of) / seats:.1f} VP, "
+                f"the winner {sum(f['winner'] for f in of) / len(of):.1f} VP, "
+                f"workers at the end {sum(sum(f['workers']) for f in of) / seats:.2f}, "
+                f"unfed a seat and game {sum(by_day):.2f} "
+                f"(Food Days 1-4: {', '.join(f'{u:.2f}' for u in by_day)})")
+    return "\n".join(lines)
 
 
 def same_game_twice(games: list[dict[str, Any]]) -> int | None:
@@ -397,7 +439,12 @@ def main(argv: list[str] | None = None) -> None:
                    help="fit each seat's final score, or its score against the table's mean")
     p.add_argument("--fit-only", action="store_true")
     p.add_argument("--play-only", action="store_true")
+    p.add_argument("--summary", action="store_true", help="print what the games of each --data "
+                   "file show (scores, workers, unfed workers; replayed), and nothing else")
     args = p.parse_args(argv)
+    if args.summary:
+        print(summary(args.data))
+        return
     if not args.fit_only:
         generate(args)
     if not args.play_only:

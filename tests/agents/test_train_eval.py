@@ -1,6 +1,7 @@
 """benchmarks/train_eval.py's seats and its resumable data file (the fit itself is not run here)."""
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,23 @@ def test_each_game_is_centred_on_its_own_table(train_eval):
 
     d = {"step": np.array([0, 0, 0, 0]), "table": np.array([0, 0, 1, 1])}  # two games of one deal
     assert train_eval.centred(np.array([10.0, 20.0, 30.0, 50.0]), d).tolist() == [-5.0, 5.0, -10.0, 10.0]
+
+
+def test_the_summary_replays_a_game_and_counts_what_its_seats_did(train_eval, tmp_path):
+    """--summary's figures come from replaying the recorded moves: the scores the record
+    holds, one entry of unfed workers per Food Day (four in a whole game), and a record
+    whose scores the replay does not reach is refused."""
+    game = train_eval.play_game((0, 4242, "random"))  # two random seats starve workers
+    figures = train_eval.game_figures(game)
+    assert figures["players"] == 2 and figures["scores"] == game["scores"]
+    assert figures["winner"] == max(game["scores"])
+    assert len(figures["unfed"]) == 4 and all(len(day) == 2 for day in figures["unfed"])
+    assert all(w >= 3 for w in figures["workers"])  # the 3 starting workers are never lost
+    data = tmp_path / "games.jsonl"
+    data.write_text(json.dumps(game) + "\n")
+    text = train_eval.summary([str(data)])
+    unfed = sum(map(sum, figures["unfed"])) / 2
+    assert "1 games, random" in text and f"unfed a seat and game {unfed:.2f}" in text
+    data.write_text(json.dumps({**game, "scores": [s + 1 for s in game["scores"]]}) + "\n")
+    with pytest.raises(SystemExit, match="does not reach the recorded scores"):
+        train_eval.summary([str(data)])
