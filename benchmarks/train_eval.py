@@ -18,6 +18,8 @@
    figures, are written to ``--out`` (default: the shipped
    ``src/mayagames/tzolkin/data/eval_learned.json``).
 
+A seat spec may end in ``+grow=K`` (4-6): that seat gains workers on Uxmal until it holds K
+or two Food Days are held (:class:`Grow`), data in which workers are gained.
 ``--summary --data FILE ...`` replays the games of each file and prints what they show per
 number of players (a seat's and the winner's score, workers, workers unfed per Food Day).
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
@@ -95,6 +97,8 @@ SELF_PLAY = "heuristic:sensible=1,eval=v2"  # the medium level of the v2 estimat
 NOISY = 0.3  # share of the seats that play with epsilon
 EPSILON = 0.1
 TOLERANCE = 0.001  # held-out R2 differences this small do not choose a weaker shrinkage
+GROW = "+grow="  # a seat spec's suffix: SPEC+grow=K (see Grow)
+GROW_FOOD_DAYS = 2  # Grow takes new workers until this many Food Days are held (day 14)
 
 
 def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
@@ -108,11 +112,56 @@ def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
     seats = []
     for _ in range(players):
         chosen = specs[pick.randbelow(len(specs))] if len(specs) > 1 else specs[0]
-        noisy = chosen + ("," if ":" in chosen else ":") + f"epsilon={EPSILON}"
+        base, grow, workers = chosen.partition(GROW)
+        noisy = base + ("," if ":" in base else ":") + f"epsilon={EPSILON}" + grow + workers
         drawn = rng.random() < NOISY  # drawn for every seat, so that the games of before stay
         # a search (mcts) has no epsilon: its own tree varies its moves
         seats.append(noisy if drawn and chosen.startswith("heuristic") else chosen)
     return seats
+
+
+class Grow:
+    """A seat that gains workers (the plan of docs/bots.md "Stop 32": a worker to Uxmal, picked
+    up at space 3 or above for Uxmal 3, gain 1 worker from the bank, rule 6): while it holds
+    fewer than ``workers`` in play and fewer than :data:`GROW_FOOD_DAYS` Food Days are held, it
+    takes Uxmal 3 when its picked-up worker may, picks up its worker from Uxmal space 3 or above
+    when it may, and places a worker on Uxmal when it has none there; every other decision is
+    ``inner``'s. Self-play data in which workers are gained (the bots keep 3), so that a fit
+    sees what a 4th and a 5th worker are worth."""
+
+    def __init__(self, inner: Any, workers: int) -> None:
+        self.inner = inner
+        self.workers = workers
+
+    def act(self, view: Any, legal: list[Any]) -> Any:
+        from mayagames.tzolkin.actions import Do, Pick, Place
+        from mayagames.tzolkin.components import GEARS
+        from mayagames.tzolkin.model import WORKERS
+        seat = view.current_player
+        if view.food_done >= GROW_FOOD_DAYS or view.p[seat][WORKERS] >= self.workers:
+            return self.inner.act(view, legal)
+        on_uxmal = seat in view.gears[GEARS.index("uxmal")]
+        for action in legal:
+            if isinstance(action, Do) and action.gear == "uxmal" and action.space == 3:
+                return action
+        for action in legal:
+            if isinstance(action, Pick) and action.gear == "uxmal" and action.space >= 3:
+                return action
+        for action in legal:
+            if isinstance(action, Place) and action.gear == "uxmal" and not on_uxmal:
+                return action
+        return self.inner.act(view, legal)
+
+
+def seat_agent(spec: str, seed: int) -> Any:
+    """The agent of a seat's spec: ``make_agent``'s, or with ``+grow=K`` wrapped in Grow."""
+    base, grow, workers = spec.partition(GROW)
+    agent = make_agent(base, seed)
+    if not grow:
+        return agent
+    if not workers.isdigit() or not 4 <= int(workers) <= 6:
+        raise SystemExit(f"{spec!r}: +grow= takes a number of workers, 4 to 6 (rule: at most 6)")
+    return Grow(agent, int(workers))
 
 
 def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
@@ -120,7 +169,7 @@ def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
     index, seed, spec = task
     seats = seats_of(index, seed, spec)
     s = new_game("tzolkin", len(seats), seed=seed)
-    agents = [make_agent(a, seed * 10 + i) for i, a in enumerate(seats)]
+    agents = [seat_agent(a, seed * 10 + i) for i, a in enumerate(seats)]
     moves: list[int] = []
     started = time.process_time()
     while not s.is_terminal:

@@ -92,3 +92,26 @@ def test_the_summary_replays_a_game_and_counts_what_its_seats_did(train_eval, tm
     data.write_text(json.dumps({**game, "scores": [s + 1 for s in game["scores"]]}) + "\n")
     with pytest.raises(SystemExit, match="does not reach the recorded scores"):
         train_eval.summary([str(data)])
+
+
+def test_a_growing_seat_gains_workers_before_the_second_food_day(train_eval):
+    """SPEC+grow=K: the seat places on Uxmal, picks up there at space 3 or above and takes
+    Uxmal 3 (gain a worker) until it holds K workers; without the suffix the same bot does not."""
+    grown = [train_eval.game_figures(train_eval.play_game((0, seed, "random+grow=5")))["workers"]
+             for seed in (7, 8)]
+    plain = [train_eval.game_figures(train_eval.play_game((0, seed, "random")))["workers"]
+             for seed in (7, 8)]
+    assert min(w for seats in grown for w in seats) >= 4
+    assert sum(map(sum, grown)) > sum(map(sum, plain))
+
+
+def test_grow_takes_a_number_of_workers_the_rules_allow(train_eval):
+    assert isinstance(train_eval.seat_agent("random+grow=4", 1), train_eval.Grow)
+    for bad in ("random+grow=7", "random+grow=3", "random+grow=x"):
+        with pytest.raises(SystemExit, match="4 to 6"):
+            train_eval.seat_agent(bad, 1)
+    seats = train_eval.seats_of(0, 20100, "heuristic:eval=learned3+grow=4")
+    assert all(s.endswith("+grow=4") and s.startswith("heuristic:eval=learned3") for s in seats)
+    noisy = [s for i in range(40) for s in train_eval.seats_of(i, 20100 + i, "heuristic:eval=learned3+grow=4")
+             if "epsilon" in s]
+    assert noisy and all(s == "heuristic:eval=learned3,epsilon=0.1+grow=4" for s in noisy)
