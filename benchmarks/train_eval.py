@@ -292,7 +292,31 @@ def summary(paths: list[str]) -> str:
                 f"workers at the end {sum(sum(f['workers']) for f in of) / seats:.2f}, "
                 f"unfed a seat and game {sum(by_day):.2f} "
                 f"(Food Days 1-4: {', '.join(f'{u:.2f}' for u in by_day)})")
+        bots = bots_of([s for g in games for s in g["seats"]])
+        if len(bots) > 1:  # several bots: each one's seats, every number of players together
+            for bot in bots:
+                lines.append("  " + bot_figures(bot, games, figures))
     return "\n".join(lines)
+
+
+def bot_figures(bot: str, games: list[dict[str, Any]], figures: list[dict[str, Any]]) -> str:
+    """One bot's seats of a data file: its score, its score less the table's mean, its share of
+    the wins (a tie shared), its workers at the end and its workers unfed a game."""
+    seats = score = margin = won = workers = unfed = 0.0
+    for g, f in zip(games, figures):
+        mean = sum(f["scores"]) / f["players"]
+        winners = [q for q, x in enumerate(f["scores"]) if x == f["winner"]]
+        for q, spec in enumerate(g["seats"]):
+            if bots_of([spec]) != [bot]:
+                continue
+            seats += 1
+            score += f["scores"][q]
+            margin += f["scores"][q] - mean
+            won += 1 / len(winners) if q in winners else 0
+            workers += f["workers"][q]
+            unfed += sum(day[q] for day in f["unfed"])
+    return (f"{bot}: {seats:.0f} seats, {score / seats:.1f} VP ({margin / seats:+.1f} against the table's "
+            f"mean), wins {won / seats:.1%}, workers at the end {workers / seats:.2f}, unfed a game {unfed / seats:.2f}")
 
 
 def same_game_twice(games: list[dict[str, Any]]) -> int | None:

@@ -115,3 +115,19 @@ def test_grow_takes_a_number_of_workers_the_rules_allow(train_eval):
     noisy = [s for i in range(40) for s in train_eval.seats_of(i, 20100 + i, "heuristic:eval=learned3+grow=4")
              if "epsilon" in s]
     assert noisy and all(s == "heuristic:eval=learned3,epsilon=0.1+grow=4" for s in noisy)
+
+
+def test_the_summary_gives_each_bot_of_a_mixed_generation_its_own_figures(train_eval, tmp_path):
+    games = [train_eval.play_game((i, 900 + i, ("random", "random+grow=5"))) for i in range(3)]
+    data = tmp_path / "mixed.jsonl"
+    data.write_text("".join(json.dumps(g) + "\n" for g in games))
+    text = train_eval.summary([str(data)])
+    seats = {bot: sum(s == bot for g in games for s in g["seats"]) for bot in ("random", "random+grow=5")}
+    assert all(seats.values())  # both bots drawn in these deals
+    for bot, count in seats.items():
+        line = next(line for line in text.splitlines() if line.strip().startswith(f"{bot}: "))
+        assert f"{count} seats" in line
+    grown = next(line for line in text.splitlines() if line.strip().startswith("random+grow=5: "))
+    plain = next(line for line in text.splitlines() if line.strip().startswith("random: "))
+    workers = [float(line.split("workers at the end ")[1].split(",")[0]) for line in (grown, plain)]
+    assert workers[0] > workers[1]
