@@ -58,11 +58,21 @@ def test_a_rerun_drops_the_line_a_stopped_run_left_cut(train_eval, tmp_path):
 
 def test_games_of_one_seed_played_differently_are_both_kept(train_eval):
     """Two generations whose seeds overlap hold two games of the same deal: both are fitted;
-    the same game twice (a file given twice) is refused."""
+    the same game in two files (a bot shared by two generations on the same seed) is fitted
+    once, and a file given twice is refused."""
     first = {"index": 0, "seed": 30200, "moves": [1, 0, 2]}
     other = {"index": 100, "seed": 30200, "moves": [0, 0, 2]}
-    assert train_eval.same_game_twice([first, other, {"index": 1, "seed": 30201, "moves": [1]}]) is None
-    assert train_eval.same_game_twice([first, other, dict(first)]) == 30200
+    third = {"index": 1, "seed": 30201, "moves": [1]}
+    assert train_eval.once_each([first, other, third]) == ([first, other, third], 0)
+    assert train_eval.once_each([first, other, {**first, "index": 5}, third]) == ([first, other, third], 1)
+
+
+def test_a_data_file_given_twice_is_refused(train_eval, tmp_path):
+    data = tmp_path / "g.jsonl"
+    data.write_text(json.dumps({"index": 0, "seed": 1, "seats": ["random"] * 2, "moves": [], "scores": [0, 0]}) + "\n")
+    with pytest.raises(SystemExit, match="given twice"):
+        train_eval.main(["--fit-only", "--data", str(data), str(tmp_path / "." / "g.jsonl"),
+                         "--out", str(tmp_path / "w.json")])
 
 
 def test_each_game_is_centred_on_its_own_table(train_eval):
