@@ -74,11 +74,19 @@ the search on the fifth fit and leaves out the first, greedy generation (docs/bo
         runs/train_eval/gen5.jsonl runs/train_eval/gen2.jsonl
 
 Every generation above was played again in stop 38 and refitted to the shipped weights, to the
-last digit. A seventh generation, played by the search on the sixth fit, and the fits on it
-were measured and not shipped: not shown stronger for the search (docs/bots.md "Stop 38")::
+last digit. The seventh fit (``eval=learned7``, stop 38, no level's yet) adds a seventh
+generation played by the search on the sixth fit and an eighth in which two thirds of the
+seats gain workers (``+grow=K``; its games that repeat the seventh's are fitted once)
+(docs/bots.md "Stop 38")::
 
     .venv/bin/python benchmarks/train_eval.py --games 324 --jobs 2 --seed 30300 --play-only \
         --spec mcts:700i,eval=learned6,rollout=0 --data runs/train_eval/gen7.jsonl
+    .venv/bin/python benchmarks/train_eval.py --games 324 --jobs 2 --seed 30400 --play-only \
+        --spec mcts:700i,eval=learned6,rollout=0 mcts:700i,eval=learned6,rollout=0+grow=4 \
+        mcts:700i,eval=learned6,rollout=0+grow=5 --data runs/train_eval/gen8.jsonl
+    .venv/bin/python benchmarks/train_eval.py --fit-only --name learned7 \
+        --out src/mayagames/tzolkin/data/eval_learned_7.json --data runs/train_eval/gen8.jsonl \
+        runs/train_eval/gen7.jsonl runs/train_eval/gen6.jsonl runs/train_eval/gen5.jsonl runs/train_eval/gen2.jsonl
 """
 
 from __future__ import annotations

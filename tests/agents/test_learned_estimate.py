@@ -314,6 +314,27 @@ def test_learned6_is_the_sixth_fit_on_two_generations_of_the_search():
     assert first.last.root == again.last.root
 
 
+def test_learned7_is_the_seventh_fit_with_seats_that_gain_workers():
+    """``eval=learned7`` plays the seventh fit: four generations of the search's games (the
+    newest with seats that gain workers, ``+grow=K``) and the greedy second generation, named
+    in its file. The two newest share a bot and seeds, so the games they share are fitted once
+    (the file's total counts each once); the search on it decides the same twice under a seed."""
+    fit = L.load_weights(L.SEVENTH_FIT_FILE)
+    assert fit.meta["name"] == "learned7" and fit.meta["seed"] == 30400
+    data = fit.meta["data"]
+    assert [d["file"] for d in data] == ["gen8.jsonl", "gen7.jsonl", "gen6.jsonl", "gen5.jsonl", "gen2.jsonl"]
+    assert any(spec.endswith("+grow=4") for spec in data[0]["specs"])
+    assert data[1]["specs"] == ["mcts:700i,eval=learned6,rollout=0"]
+    assert fit.meta["games"] < sum(d["games"] for d in data)  # repeats fitted once
+    s = every_position(2, seed=8)[60]
+    assert L.estimate_scores_learned_seventh(s) == pytest.approx(reference_by_hand(s, fit), rel=1e-9)
+    assert L.estimate_scores_learned_seventh(s) != pytest.approx(L.estimate_scores_learned_sixth(s), rel=1e-6)
+    view, legal = s.view(s.current_player), s.legal_actions()
+    first, again = (make_agent("mcts:300i,eval=learned7,rollout=0", 5) for _ in range(2))
+    assert first.act(view, legal) == again.act(view, legal)
+    assert first.last.root == again.last.root
+
+
 def test_the_review_calibration_loads_and_names_known_estimates():
     """``data/review_calibration.json``: per estimate, number of players and Food Days held, the
     sharpness of the game review's win chances; every name is an estimate of the game, and an

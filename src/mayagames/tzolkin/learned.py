@@ -54,6 +54,10 @@ FIFTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_5.json"
 # ``hard``'s since stop 36, the strongest for the search (docs/bots.md "Stop 35", "Stop 36"),
 # and the game review's since stop 37, its win chances sharpened (``REVIEW_CALIBRATION_FILE``)
 SIXTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_6.json"
+# the seventh fit (stop 38: an eighth generation in which two thirds of the seats gain workers
+# on Uxmal, a seventh played by the search on the sixth fit, the fifth and sixth, and the
+# second, greedy one), ``eval=learned7``: no level's yet (docs/bots.md "Stop 38")
+SEVENTH_FIT_FILE = Path(__file__).parent / "data" / "eval_learned_7.json"
 # per estimate and number of players (and per Food Days held), the factor the game review
 # sharpens the log-odds of its win chances by (fitted on reviewed games other than those
 # bench_review measures; 2 players only: docs/bots.md "Stop 37")
@@ -287,6 +291,13 @@ def estimate_scores_learned_sixth(state: Any) -> list[float]:
     """:func:`estimate_scores_learned` with the sixth fit's weights (``eval=learned6``: two
     generations of the search's games and one of the greedy bot's; docs/bots.md "Stop 35")."""
     return estimate_scores_with(state, SIXTH_FIT_FILE)
+
+
+def estimate_scores_learned_seventh(state: Any) -> list[float]:
+    """:func:`estimate_scores_learned` with the seventh fit's weights (``eval=learned7``: the
+    search's games of four generations, one of them with seats that gain workers, and the
+    greedy second generation; docs/bots.md "Stop 38")."""
+    return estimate_scores_with(state, SEVENTH_FIT_FILE)
 
 
 def estimate_scores_with(state: Any, path: Path) -> list[float]:
