@@ -510,3 +510,32 @@ def test_a_replay_step_answered_late_does_not_overwrite_a_later_one(quick_server
     expect(page.locator("#replay-label")).to_have_text(re.compile(r"^move 20 of"))
     expect(page.locator("#log li")).to_have_count(20)
     expect(page.locator("#log li.replay-step")).to_have_attribute("data-n", "20")
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_summarys_buttons_stay_put_when_the_hints_line_arrives(quick_server, new_page, support, size):
+    """The game's summary asks which hints were used after it is drawn; the answer's line goes
+    below the buttons and the panel is anchored at the top, so a button about to be clicked
+    does not move (it did: the line went above them and a click on Replay, under load, landed
+    on the line and the replay never opened). The answer is held here until the buttons are
+    measured."""
+    table = finished_tikal(quick_server, support)
+    page = new_page(*size)
+    held: list[Any] = []
+    page.route(re.compile(r".*/api/tables/[^/]+/hints$"), lambda route: held.append(route))
+    page.goto(f"{quick_server.url}/table/{table}")
+    replay = page.locator("#summary-replay")
+    expect(replay).to_be_visible()
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
+    before = replay.bounding_box()
+    assert len(held) == 1
+    with page.expect_response(re.compile(r".*/api/tables/[^/]+/hints$")):
+        held[0].continue_()
+    line = page.locator("#summary-hints")
+    expect(line).to_have_text("No hints were used.")
+    assert replay.bounding_box() == before
+    line_box = line.bounding_box()
+    assert before and line_box and line_box["y"] >= before["y"] + before["height"]
+    replay.click()
+    expect(page.locator("#replay-label")).to_have_text(re.compile(r"^move 0 of \d+"))
+    expect(page.locator("#summary")).to_be_hidden()

@@ -99,15 +99,15 @@ export function wireReviewLinks(tableId) {
 }
 
 /** The end-of-game summary: which hints each player used. */
+// The line sits below the summary's buttons (its place in table.html): it arrives after the
+// summary is drawn, and text inserted above the buttons moved them under a pointer about to
+// click (a click on "Replay" landed on this line under load).
 export async function summaryHints(tableId, seatName) {
-  const box = $("summary-details");
-  if (!box) return;
+  const line = $("summary-hints");
+  if (!line) return;
   let used = [];
   try { used = (await api(`/api/tables/${encodeURIComponent(tableId)}/hints`)).hints; } catch { return; }
-  const old = $("summary-hints");
-  if (old) old.remove();
-  const text = used.length
+  line.textContent = used.length
     ? `Hints used: ${used.map((h) => `${seatName(h.seat)} at move ${h.move_number + 1} (${h.level}: ${h.action})`).join("; ")}.`
     : "No hints were used.";
-  box.after(el("p", { id: "summary-hints", class: "muted" }, text));
 }
