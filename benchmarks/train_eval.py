@@ -22,6 +22,8 @@ A seat spec may end in ``+grow=K`` (4-6): that seat gains workers on Uxmal until
 or two Food Days are held (:class:`Grow`), data in which workers are gained.
 ``--summary --data FILE ...`` replays the games of each file and prints what they show per
 number of players (a seat's and the winner's score, workers, workers unfed per Food Day).
+``--moved OLD NEW`` prints the weights that differ most between two weights files (per era:
+which features a new fit prices differently; ``--top`` of them).
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
 (a second generation: ``--spec heuristic:sensible=1,eval=learned --seed 6100 --data
 runs/train_eval/gen2.jsonl``; several specs: each seat plays one of them, drawn from the
@@ -512,6 +514,21 @@ def fit(args: argparse.Namespace) -> None:
     print(f"wrote {out} ({out.stat().st_size} bytes) in {time.time() - started:.0f} s")
 
 
+def moved(old_path: str, new_path: str, top: int = 15) -> str:
+    """The ``top`` weights that moved most from one fit to another, largest first: era (Food
+    Days held + 1), feature, the old and the new weight (both files read and checked as the
+    estimate reads them; the two must have the same features)."""
+    old, new = L.load_weights(old_path), L.load_weights(new_path)
+    rows = sorted(((abs(b - a), era, name, a, b)
+                   for era, (olds, news) in enumerate(zip(old.eras, new.eras))
+                   for name, a, b in zip(L.FEATURES, olds, news)), reverse=True)
+    names = f"{old.meta.get('name', old_path)} -> {new.meta.get('name', new_path)}"
+    lines = [f"the {min(top, len(rows))} weights that moved most, {names}:",
+             f"{'era':>3}  {'feature':<24} {'old':>9} {'new':>9} {'change':>9}"]
+    lines += [f"{era + 1:>3}  {name:<24} {a:>9.3f} {b:>9.3f} {b - a:>+9.3f}" for _, era, name, a, b in rows[:top]]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=2400)
@@ -533,7 +550,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--play-only", action="store_true")
     p.add_argument("--summary", action="store_true", help="print what the games of each --data "
                    "file show (scores, workers, unfed workers; replayed), and nothing else")
+    p.add_argument("--moved", nargs=2, metavar=("OLD", "NEW"), help="print the weights that moved "
+                   "most between two weights files (eval_learned_*.json), and nothing else")
+    p.add_argument("--top", type=int, default=15, help="with --moved: how many weights")
     args = p.parse_args(argv)
+    if args.moved:
+        print(moved(*args.moved, top=args.top))
+        return
     if args.summary:
         print(summary(args.data))
         return

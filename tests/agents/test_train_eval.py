@@ -141,3 +141,30 @@ def test_the_summary_gives_each_bot_of_a_mixed_generation_its_own_figures(train_
     plain = next(line for line in text.splitlines() if line.strip().startswith("random: "))
     workers = [float(line.split("workers at the end ")[1].split(",")[0]) for line in (grown, plain)]
     assert workers[0] > workers[1]
+
+
+def test_moved_lists_the_largest_weight_changes_between_two_fits(train_eval, tmp_path, capsys):
+    """--moved OLD NEW: the weights that differ most, largest first, with era, feature, both
+    weights and the change; a file of other features is refused as the estimate refuses it."""
+    from mayagames.tzolkin import learned as L
+
+    old = json.loads(L.SIXTH_FIT_FILE.read_text())
+    new = json.loads(json.dumps(old))
+    at = L.FEATURES.index("on_uxmal_1")
+    new["eras"][0][at] -= 7.5  # the largest change
+    new["eras"][2][L.FEATURES.index("farm_discount")] += 2.25
+    new["name"] = "changed"
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    train_eval.main(["--moved", str(tmp_path / "old.json"), str(tmp_path / "new.json"), "--top", "3"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "the 3 weights that moved most, learned6 -> changed:"
+    first, second, third = (line.split() for line in lines[2:5])
+    assert first[:2] == ["1", "on_uxmal_1"] and float(first[4]) == -7.5
+    assert float(first[2]) == pytest.approx(old["eras"][0][at], abs=1e-3)
+    assert second[:2] == ["3", "farm_discount"] and float(second[4]) == 2.25
+    assert float(third[4]) == 0.0  # nothing else moved
+    new["features"] = new["features"][:-1]
+    (tmp_path / "bad.json").write_text(json.dumps(new))
+    with pytest.raises(L.LearnedWeightsError):
+        train_eval.moved(str(tmp_path / "old.json"), str(tmp_path / "bad.json"))
