@@ -276,7 +276,7 @@ def game_figures(game: dict[str, Any]) -> dict[str, Any]:
     """Replay a game: its players, every seat's score, the winners' score, the workers each
     seat ends with and the workers it left unfed at each Food Day (rule: 3 VP each)."""
     from mayagames.tzolkin.model import WORKERS
-    s = new_game("tzolkin", len(game["seats"]), seed=game["seed"])
+    s: Any = new_game("tzolkin", len(game["seats"]), seed=game["seed"])  # a Tzolk'in state
     unfed: list[list[int]] = []
     for move in game["moves"]:
         food = s.food_done
@@ -555,7 +555,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--top", type=int, default=15, help="with --moved: how many weights")
     args = p.parse_args(argv)
     if args.moved:
-        print(moved(*args.moved, top=args.top))
+        old, new = args.moved
+        print(moved(old, new, top=args.top))
         return
     if args.summary:
         print(summary(args.data))
