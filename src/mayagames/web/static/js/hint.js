@@ -98,10 +98,10 @@ export function wireReviewLinks(tableId) {
   for (const link of document.querySelectorAll(".review-link")) link.href = `/review/${encodeURIComponent(tableId)}`;
 }
 
-/** The end-of-game summary: which hints each player used. */
-// The line sits below the summary's buttons (its place in table.html): it arrives after the
-// summary is drawn, and text inserted above the buttons moved them under a pointer about to
-// click (a click on "Replay" landed on this line under load).
+/** The end-of-game summary: which hints each player used. The line has its place below the
+ * summary's buttons (table.html): it arrives after the summary is drawn, and text inserted
+ * above the buttons moved them under a pointer about to click (a click on "Replay" landed on
+ * this line under load). */
 export async function summaryHints(tableId, seatName) {
   const line = $("summary-hints");
   if (!line) return;
