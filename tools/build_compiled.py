@@ -2,11 +2,12 @@
 with mypyc, in a tree of its own.
 
     .venv/bin/python tools/build_compiled.py               # -> build/compiled/src (a few minutes)
-    PYTHONPATH=build/compiled/src .venv/bin/mayagames --version   # "... (compiled: 16 of 16 modules)"
+    PYTHONPATH=build/compiled/src .venv/bin/mayagames --version   # "... (compiled: 19 of 19 modules)"
 
 The pure-Python package in ``src/`` stays the reference. This script copies ``src/`` to
 ``<out>/src`` and compiles there the modules listed in :data:`mayagames.COMPILED_MODULES`
-(the rules engines of both games) into extension modules next to their ``.py`` files;
+(the rules engines of both games, the searches' leaf estimates, the MCTS search) into
+extension modules next to their ``.py`` files;
 putting ``<out>/src`` first on ``PYTHONPATH`` then runs every command, test and benchmark
 on them. Nothing is written into ``src/`` (an editable install would otherwise run stale
 compiled code). Needs the ``compile`` extra (mypy, setuptools; in ``dev``) and a C compiler.

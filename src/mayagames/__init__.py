@@ -13,7 +13,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-#: the modules ``tools/build_compiled.py`` compiles: the rules engines of both games. Not the
+#: the modules ``tools/build_compiled.py`` compiles: the rules engines of both games, the
+#: searches' leaf estimates and the MCTS search. Not the
 #: modules of frozen dataclasses (actions, components): mypyc's native frozen dataclasses
 #: cannot be unpickled (docs/design.md)
 COMPILED_MODULES: tuple[str, ...] = (
@@ -24,6 +25,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mayagames.tzolkin.deferred",
     "mayagames.tikal.heuristic", "mayagames.tzolkin.heuristic",   # the searches' leaf estimates
     "mayagames.core.framestack",   # both states' base: the protocol methods and the rollout loop
+    "mayagames.tzolkin.learned",   # the learned estimate at the leaves of Tzolk'in's hard search
+    "mayagames.agents.mcts",       # the search itself (a native class that the review subclasses)
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -210,3 +211,22 @@ def test_tzolkins_hard_searches_on_the_learned_estimate_and_the_review_searches_
     assert hint.best and hint.iterations == 40
     assert sixth, "the hint's search did not ask hard's estimate"
     assert not second, "the hint's search asked the second fit"
+
+
+def test_a_bots_settings_are_read_with_or_without_a_dict():
+    """The server's check of a bot's settings (server.limits): the MCTS agent is a native
+    class in the compiled build (no ``__dict__``, run so by .ci/compiled.sh); its settings
+    are read from the attributes its class declares, as a plain object's from ``vars``."""
+    from mayagames.agents import make_agent
+    from mayagames.server.limits import attributes_of
+
+    settings = attributes_of(make_agent("mcts:1s,c=0.5,rails=0.25", 0))
+    assert (settings["seconds"], settings["c"], settings["rails"]) == (1.0, 0.5, 0.25)
+
+    class Native:  # as mypyc builds one: slots, and the declared names listed
+        __slots__ = ("c", "seconds")
+        __mypyc_attrs__ = ("c", "seconds")
+
+    bot = Native()
+    bot.c = math.inf
+    assert attributes_of(bot) == {"c": math.inf}  # an attribute never set is left out

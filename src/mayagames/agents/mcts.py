@@ -40,6 +40,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..core.compiling import mypyc_attr
 from ..core.game import Action, State
 from ..core.rng import Rng
 from .heuristic import argmax_random_tie
@@ -112,6 +113,7 @@ def blend(first: Sequence[float], second: Sequence[float], weight: float) -> lis
     return [(1.0 - weight) * a + weight * b for a, b in zip(first, second)]
 
 
+@mypyc_attr(native_class=False)  # an exception class: a Python class in the compiled build too
 class EngineError(RuntimeError):
     """The game engine broke the protocol during a search (e.g. a stuck state)."""
 
@@ -125,6 +127,38 @@ def legal_or_fail(state: State) -> list[Action]:
     return legal
 
 
+class FreshWorlds:
+    """A search's worlds, one fresh determinization of the view an iteration."""
+
+    def __init__(self, determinize: Callable[[Rng], State], rng: Rng) -> None:
+        self.determinize = determinize
+        self.rng = rng
+
+    def __call__(self, i: int) -> State:
+        return self.determinize(self.rng)
+
+
+class PooledWorlds:
+    """A search's worlds with ``worlds`` = K: iteration ``i`` plays a copy of the (i mod K)-th
+    of K determinizations, each sampled on first use."""
+
+    def __init__(self, determinize: Callable[[Rng], State], rng: Rng, worlds: int) -> None:
+        self.determinize = determinize
+        self.rng = rng
+        self.worlds = worlds
+        self.pool: list[State] = []
+
+    def __call__(self, i: int) -> State:
+        k = i % self.worlds
+        if k == len(self.pool):
+            self.pool.append(self.determinize(self.rng))
+        return self.pool[k].clone()
+
+
+# A native class in the compiled build that Python classes may subclass: the review's search
+# (arena.review) overrides its hooks. (A Python class, native_class=False, would refuse a
+# subclass's instance in its compiled methods.)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MCTSAgent:
     """Single-observer information-set MCTS with an iteration and/or time budget."""
 
@@ -245,16 +279,8 @@ class MCTSAgent:
         # what is unseen worked out once per search; piles shuffled when first read
         determinize = view.search_determinizer()
         if not self.worlds:
-            return lambda i: determinize(rng)
-        pool: list[State] = []
-
-        def sample(i: int) -> State:
-            k = i % self.worlds
-            if k == len(pool):
-                pool.append(determinize(rng))
-                return pool[k].clone()
-            return pool[k].clone()
-        return sample
+            return FreshWorlds(determinize, rng)
+        return PooledWorlds(determinize, rng, self.worlds)
 
     def _root_bias(self, view: State, legal: Sequence[Action], rng: Rng) -> dict[Action, float]:
         """Heuristic one-ply values of the root actions, scaled to [0, prior]."""

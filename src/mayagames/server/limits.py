@@ -168,7 +168,7 @@ def check_bot_spec(spec: str, limits: ServerLimits, game: str) -> None:
         agent = make_agent(spec, 0)
     except (ValueError, TypeError, OverflowError) as exc:
         raise BotSpecError(str(exc)) from exc
-    for name, value in vars(agent).items():
+    for name, value in attributes_of(agent).items():
         if isinstance(value, float) and not math.isfinite(value):
             raise BotSpecError(f"agent {spec!r}: {name} must be a finite number")
     check_estimates(agent, game, spec)
@@ -178,6 +178,16 @@ def check_bot_spec(spec: str, limits: ServerLimits, game: str) -> None:
                 f"agent {spec!r}: {what} {value:g} is over this server's limit of "
                 f"{getattr(limits, limit):g} ({limit}, setting {ENV_PREFIX}{limit.upper()})",
                 limit)
+
+
+def attributes_of(agent: Any) -> dict[str, Any]:
+    """The agent's attributes: its ``__dict__``, or, for a native class of the compiled build
+    (the MCTS agent; no ``__dict__``), the attributes its class declares (mypyc lists them in
+    ``__mypyc_attrs__``)."""
+    if hasattr(agent, "__dict__"):
+        return dict(vars(agent))
+    names = getattr(type(agent), "__mypyc_attrs__", ())
+    return {name: getattr(agent, name) for name in names if hasattr(agent, name)}
 
 
 def check_estimates(agent: Any, game: str, spec: str) -> None:

@@ -82,7 +82,7 @@ PICK_VALUE: tuple[tuple[float, ...], ...] = (
     (0.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 9.0, 9.0, 9.0),  # Chichen Itza: a skull for VP 4..13
 )
 # Corn a worker on Palenque brings, by space, when it is picked up (fishing at best below 2).
-PALENQUE_CORN = (3, 3, 4, 5, 7, 9, 9, 9)
+PALENQUE_CORN: tuple[int, ...] = (3, 3, 4, 5, 7, 9, 9, 9)
 WAIT_VP = 0.45                  # what a worker loses for each more day it waits on a gear
 
 
@@ -290,7 +290,7 @@ def estimate_by_parts(state: Any) -> list[float]:
     return out
 
 
-SKULL_GAIN = max(0.0, SKULL_ACTION_VP - DATA.skull_vp)  # a held skull's worth on Chichen Itza
+SKULL_GAIN: float = max(0.0, SKULL_ACTION_VP - DATA.skull_vp)  # a held skull's worth on Chichen Itza
 
 
 def estimate_scores(state: Any) -> list[float]:
