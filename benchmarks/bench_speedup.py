@@ -13,13 +13,18 @@ both trees agree ("same").
     .venv/bin/python benchmarks/bench_speedup.py --rounds 5 --only tikal-random,tikal-mcts
     .venv/bin/python benchmarks/bench_speedup.py --base 5c3cb8b --scale 0.5
     .venv/bin/python benchmarks/bench_speedup.py --new-src build/compiled/src   # the compiled build
+    .venv/bin/python benchmarks/bench_speedup.py --old-src /tmp/before/src --new-src build/compiled/src \
+        --only tzolkin-hard,tzolkin-mcts     # two compiled builds (tools/build_compiled.py --out)
 
 ``--new-src`` times another tree than the working tree's ``src/`` as "new", e.g. the
 compiled engine built by ``tools/build_compiled.py``; the header says how many of its
 modules each run loaded compiled (the script fails if a compiled tree's runs loaded none).
+``--old-src`` likewise times another tree as "old" in place of the base commit's ``src/``.
 
 The workloads use only APIs the base commit has (``legal_actions``, ``apply_unchecked``,
-``MCTSAgent``, ``HeuristicAgent``, ``mayagames.rl.env``), 2 players, fixed seeds.
+``MCTSAgent``, ``HeuristicAgent``, ``mayagames.rl.env``), 2 players, fixed seeds; but
+``tzolkin-hard`` (the ``hard`` level's search, by ``level_spec``), which a tree without it
+reports as failed.
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ WORKLOADS: dict[str, tuple[str, str, int]] = {
     "tzolkin-mcts": ("mcts", "tzolkin", 400),
     "tikal-heuristic": ("heuristic", "tikal", 100),  # decisions
     "tzolkin-heuristic": ("heuristic", "tzolkin", 40),
+    "tzolkin-hard": ("hard", "tzolkin", 400),  # iterations per position of the hard level's search
     "tikal-aec": ("aec", "tikal", 1500),  # steps
     "tzolkin-aec": ("aec", "tzolkin", 3000),
 }
-UNITS = {"random": "decisions/s", "mcts": "iterations/s", "heuristic": "decisions/s",
+UNITS = {"random": "decisions/s", "mcts": "iterations/s", "hard": "iterations/s", "heuristic": "decisions/s",
          "aec": "steps/s"}
 POSITIONS = 4  # MCTS search positions, spread over a random game
 
@@ -108,6 +114,22 @@ def work_mcts(game: str, size: int, digest, positions: list) -> int:
     for i, state in enumerate(positions):
         seat = state.current_player
         action = MCTSAgent(seed=i, iterations=size).act(state.view(seat), state.legal_actions())
+        digest.update(str(action).encode())
+    return size * len(positions)
+
+
+def work_hard(game: str, size: int, digest, positions: list) -> int:
+    """The ``hard`` level's search (its spec with ``size`` iterations in place of its time
+    budget: Tzolk'in's search on the learned estimate, no random plies)."""
+    from mayagames.agents import level_spec, make_agent
+
+    spec = level_spec("hard", game)
+    kind, _, options = spec.partition(":")
+    budget, _, rest = options.partition(",")
+    spec = f"{kind}:{size}i" + (f",{rest}" if rest else "")
+    for i, state in enumerate(positions):
+        seat = state.current_player
+        action = make_agent(spec, seed=i).act(state.view(seat), state.legal_actions())
         digest.update(str(action).encode())
     return size * len(positions)
 
@@ -170,9 +192,9 @@ def worker(name: str, scale: float) -> None:
     size = max(1, round(size * scale))
     digest = hashlib.sha256()
     extra = []
-    if kind in ("mcts", "heuristic"):
-        extra = [sample_positions(game, POSITIONS if kind == "mcts" else 8, seed=3)]
-    work = {"random": work_random, "mcts": work_mcts, "heuristic": work_heuristic,
+    if kind in ("mcts", "hard", "heuristic"):
+        extra = [sample_positions(game, 8 if kind == "heuristic" else POSITIONS, seed=3)]
+    work = {"random": work_random, "mcts": work_mcts, "hard": work_hard, "heuristic": work_heuristic,
             "aec": work_aec}[kind]
     warm_up(game)
     start = time.process_time()
@@ -211,6 +233,9 @@ def main() -> None:
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--new-src", type=Path, default=REPO / "src",
                         help="the tree timed as new (default: the working tree's src/)")
+    parser.add_argument("--old-src", type=Path,
+                        help="the tree timed as old in place of the base commit's src/ (e.g. the "
+                             "compiled build of the commit before)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -221,9 +246,10 @@ def main() -> None:
     expect_compiled = any(new_src.rglob("*.so"))
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-speedup-") as tmp:
-        old_src = extract(args.base, Path(tmp))
+        old_src = args.old_src.resolve() if args.old_src else extract(args.base, Path(tmp))
         label = "working tree" if new_src == REPO / "src" else str(new_src)
-        print(f"base {args.base} vs {label}; {args.rounds} rounds; CPU time per process")
+        base = str(old_src) if args.old_src else args.base
+        print(f"base {base} vs {label}; {args.rounds} rounds; CPU time per process")
         print(f"{'workload':18} {'unit':13} {'base':>10} {'new':>10} {'ratio':>6} {'same':>5}")
         for name in names:
             old_rates, new_rates, ratios, same = [], [], [], True
@@ -231,7 +257,11 @@ def main() -> None:
                 order = [("old", old_src), ("new", new_src)]
                 if r % 2:
                     order.reverse()
-                got = {label: run_once(src, name, args.scale) for label, src in order}
+                try:
+                    got = {label: run_once(src, name, args.scale) for label, src in order}
+                except subprocess.CalledProcessError as failed:  # e.g. a base without the hard level's spec
+                    print(f"{name:18} failed in a tree: {failed.stderr.strip().splitlines()[-1:]}")
+                    break
                 old_rate = got["old"]["count"] / got["old"]["cpu"]
                 new_rate = got["new"]["count"] / got["new"]["cpu"]
                 old_rates.append(old_rate)
@@ -241,6 +271,8 @@ def main() -> None:
                 if expect_compiled and not got["new"]["compiled"]:
                     raise SystemExit(f"{new_src} has extension modules but the run loaded none compiled")
                 compiled = got["new"]["compiled"]
+            if not ratios:
+                continue
             kind = WORKLOADS[name][0]
             row = {"workload": name, "unit": UNITS[kind], "base": round(statistics.median(old_rates), 1),
                    "new": round(statistics.median(new_rates), 1),
