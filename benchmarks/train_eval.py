@@ -192,6 +192,7 @@ def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
     while not s.is_terminal:
         legal = s.legal_actions()
         cur = s.current_player
+        assert cur is not None  # a game not over has a player to move
         if len(legal) == 1:
             moves.append(0)
             s.apply(legal[0])
@@ -254,7 +255,7 @@ def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list
     """Replay a game: every ``every``-th position's seat features, target (final minus v2),
     era, and (position number, seat)."""
     seats = game["seats"]
-    s = new_game("tzolkin", len(seats), seed=game["seed"])
+    s: Any = new_game("tzolkin", len(seats), seed=game["seed"])  # a Tzolk'in state (its phase)
     X, y, eras, keys = [], [], [], []
     final = game["scores"]
     for step, move in enumerate(game["moves"]):
