@@ -119,17 +119,15 @@ def work_mcts(game: str, size: int, digest, positions: list) -> int:
 
 
 def work_hard(game: str, size: int, digest, positions: list) -> int:
-    """The ``hard`` level's search (its spec with ``size`` iterations in place of its time
-    budget: Tzolk'in's search on the learned estimate, no random plies)."""
+    """The ``hard`` level's search with ``size`` iterations in place of its time budget (the
+    agent re-budgeted as the server's limits do; Tzolk'in: the search on the learned
+    estimate, no random plies)."""
     from mayagames.agents import level_spec, make_agent
 
-    spec = level_spec("hard", game)
-    kind, _, options = spec.partition(":")
-    budget, _, rest = options.partition(",")
-    spec = f"{kind}:{size}i" + (f",{rest}" if rest else "")
     for i, state in enumerate(positions):
-        seat = state.current_player
-        action = make_agent(spec, seed=i).act(state.view(seat), state.legal_actions())
+        agent = make_agent(level_spec("hard", game), seed=i)
+        agent.iterations, agent.seconds = size, None
+        action = agent.act(state.view(state.current_player), state.legal_actions())
         digest.update(str(action).encode())
     return size * len(positions)
 

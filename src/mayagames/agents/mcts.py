@@ -127,34 +127,6 @@ def legal_or_fail(state: State) -> list[Action]:
     return legal
 
 
-class FreshWorlds:
-    """A search's worlds, one fresh determinization of the view an iteration."""
-
-    def __init__(self, determinize: Callable[[Rng], State], rng: Rng) -> None:
-        self.determinize = determinize
-        self.rng = rng
-
-    def __call__(self, i: int) -> State:
-        return self.determinize(self.rng)
-
-
-class PooledWorlds:
-    """A search's worlds with ``worlds`` = K: iteration ``i`` plays a copy of the (i mod K)-th
-    of K determinizations, each sampled on first use."""
-
-    def __init__(self, determinize: Callable[[Rng], State], rng: Rng, worlds: int) -> None:
-        self.determinize = determinize
-        self.rng = rng
-        self.worlds = worlds
-        self.pool: list[State] = []
-
-    def __call__(self, i: int) -> State:
-        k = i % self.worlds
-        if k == len(self.pool):
-            self.pool.append(self.determinize(self.rng))
-        return self.pool[k].clone()
-
-
 # A native class in the compiled build that Python classes may subclass: the review's search
 # (arena.review) overrides its hooks. (A Python class, native_class=False, would refuse a
 # subclass's instance in its compiled methods.)
@@ -279,8 +251,16 @@ class MCTSAgent:
         # what is unseen worked out once per search; piles shuffled when first read
         determinize = view.search_determinizer()
         if not self.worlds:
-            return FreshWorlds(determinize, rng)
-        return PooledWorlds(determinize, rng, self.worlds)
+            return lambda i: determinize(rng)
+        pool: list[State] = []
+
+        def sample(i: int) -> State:
+            k = i % self.worlds
+            if k == len(pool):
+                pool.append(determinize(rng))
+                return pool[k].clone()
+            return pool[k].clone()
+        return sample
 
     def _root_bias(self, view: State, legal: Sequence[Action], rng: Rng) -> dict[Action, float]:
         """Heuristic one-ply values of the root actions, scaled to [0, prior]."""
