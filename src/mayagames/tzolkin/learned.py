@@ -538,3 +538,165 @@ def _hunger(need: int, each: int, have: int, days: int, weight: float) -> tuple[
         unfed2 = (-(-short2 // each) if short2 > 0 else 0) - unfed
         hunger -= unfed2 * (per_worker + w["unfed_extra"]) * w["hunger_next"]
     return penalty, hunger
+
+
+# --- boosted trees on top of a linear fit (stop 41) ----------------------------------------
+# The linear fit is one weight per feature and era; what it cannot say is how features act
+# together (corn against the workers to feed, a lead against the share of the game left). A
+# trees file adds to a linear fit's estimate of each seat the sum of small regression trees
+# (gradient boosting, fitted on what the linear fit misses of each seat's final score against
+# the table's mean: ``benchmarks/train_eval.py --trees``). The trees read the seat's raw board
+# (:data:`COUNTS`), its workers on each space, the moment of the game, its corn short of the
+# next Food Day, and its lead by the linear estimate: numbers the estimate has at hand, so a
+# leaf costs a few comparisons per tree.
+
+# the trees' features: the context (less the constant), the raw counts, the workers on each
+# space, the era, the corn the seat lacks for its next Food Day (rules 8: 2 corn a worker, a
+# farm's discount and free workers counted, corn on its way not), and its lead: its linear
+# estimate less the table's mean
+TREE_FEATURES: tuple[str, ...] = CONTEXT[1:] + COUNTS + ON_SPACES + ("era", "corn_short", "lead")
+TREES_FORMAT = "mayagames-trees/1"
+MAX_TREE_DEPTH = 8
+# trees on the sixth fit (stop 41: the seventh generation, the search on the sixth fit),
+# ``eval=learned6t``: no level's yet (docs/bots.md "Stop 41")
+SIXTH_TREES_FILE = Path(__file__).parent / "data" / "eval_trees_6.json"
+_COUNT_INDEX = {c: k for k, c in enumerate(COUNTS)}
+
+
+@dataclass(frozen=True)
+class LearnedTrees:
+    """Boosted regression trees of one depth, flattened: tree ``k``'s inner node ``n`` (heap
+    order: the children of ``n`` are ``2n+1`` and ``2n+2``) splits on ``features[k*I + n]``
+    (an index into :data:`TREE_FEATURES`; -1: no split, go left) at ``thresholds[k*I + n]``
+    (at or above: right), where ``I = 2**depth - 1``; its leaf ``m`` holds ``leaves[k*(I+1) +
+    m]``. ``base`` names the linear fit they correct (a file in ``data/``)."""
+
+    base: str
+    depth: int
+    features: tuple[int, ...]
+    thresholds: tuple[float, ...]
+    leaves: tuple[float, ...]
+    meta: dict[str, Any]
+
+    @property
+    def count(self) -> int:
+        return len(self.leaves) >> self.depth
+
+
+def load_trees(path: Path | str) -> LearnedTrees:
+    """Read and check a trees file (:data:`TREES_FORMAT`): its features are
+    :data:`TREE_FEATURES`, its linear fit a weights file beside it, every split a known
+    feature or none, every number finite."""
+    where = Path(path)
+    try:
+        doc = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise LearnedWeightsError(f"learned trees: cannot read {where}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != TREES_FORMAT:
+        raise LearnedWeightsError(f"learned trees: {where} must hold an object of format {TREES_FORMAT!r}")
+    if doc.get("features") != list(TREE_FEATURES):
+        raise LearnedWeightsError(f"learned trees: {where} was fitted for other features; "
+                                  "refit it with benchmarks/train_eval.py --trees")
+    base = doc.get("base")
+    if not (isinstance(base, str) and base.startswith("eval_learned") and base.endswith(".json")
+            and "/" not in base and (where.parent / base).is_file()):
+        raise LearnedWeightsError(f"learned trees: {where}: 'base' must name a weights file beside it")
+    depth = doc.get("depth")
+    if not (isinstance(depth, int) and not isinstance(depth, bool) and 1 <= depth <= MAX_TREE_DEPTH):
+        raise LearnedWeightsError(f"learned trees: {where}: 'depth' must be a whole number, 1 to {MAX_TREE_DEPTH}")
+    trees = doc.get("trees")
+    if not isinstance(trees, list):
+        raise LearnedWeightsError(f"learned trees: {where}: 'trees' must be a list")
+    inner, width = (1 << depth) - 1, 1 << depth
+    features: list[int] = []
+    thresholds: list[float] = []
+    leaves: list[float] = []
+    for k, tree in enumerate(trees):
+        f, t, v = (tree.get(key) if isinstance(tree, dict) else None for key in ("features", "thresholds", "leaves"))
+        if not (isinstance(f, list) and len(f) == inner
+                and all(isinstance(i, int) and not isinstance(i, bool) and -1 <= i < len(TREE_FEATURES) for i in f)
+                and isinstance(t, list) and len(t) == inner and all(_finite_number(x) for x in t)
+                and isinstance(v, list) and len(v) == width and all(_finite_number(x) for x in v)):
+            raise LearnedWeightsError(
+                f"learned trees: {where}: tree {k} must hold {inner} features (indices of TREE_FEATURES "
+                f"or -1), {inner} finite thresholds and {width} finite leaves")
+        features += f
+        thresholds += [float(x) for x in t]
+        leaves += [float(x) for x in v]
+    meta = {k: v for k, v in doc.items() if k not in ("features", "trees")}
+    return LearnedTrees(base, depth, tuple(features), tuple(thresholds), tuple(leaves), meta)
+
+
+_TREES: dict[Path, LearnedTrees] = {}
+
+
+def trees(path: Path = SIXTH_TREES_FILE) -> LearnedTrees:
+    """A shipped trees file, read once."""
+    found = _TREES.get(path)
+    if found is None:
+        found = _TREES[path] = load_trees(path)
+    return found
+
+
+def tree_features(s: Any, seat: int, lead: float) -> list[float]:
+    """``seat``'s :data:`TREE_FEATURES` (``lead``: its linear estimate less the table's mean)."""
+    P = s.p[seat]
+    food_done = s.food_done
+    left = H.rounds_left(s)
+    n = s.num_players
+    moving = H.picked_worker(s, s.cur) if seat == s.cur else None
+    x = [min(1.0, left / H.GAME_ROUNDS), 1.0 if seat == s.cur else 0.0, 1.0 if moving is not None else 0.0,
+         (FOOD_DAYS[food_done] - s.day) / 7.0 if food_done < 4 else 0.0,
+         1.0 if n == 3 else 0.0, 1.0 if n == 4 else 0.0,
+         P[VP], P[CORN], P[WOOD], P[STONE], P[GOLD], P[SKULL], P[WORKERS], P[READY], P[ON_GEARS],
+         P[TEMPLE] + P[TEMPLE + 1] + P[TEMPLE + 2] + 3, P[TECH], P[TECH + 1], P[TECH + 2], P[TECH + 3],
+         len(s.built[seat]), len(s.monuments[seat]), P[FARM_FREE], P[FARM_DISC]]
+    on = [0.0] * len(ON_SPACES)
+    for key in s.at[seat]:
+        k = _SPACE_INDEX.get(key + s.day)
+        if k is not None:
+            on[k] += 1.0
+    x += on
+    x += [float(min(food_done, ERAS - 1)), corn_short(P[WORKERS], P[FARM_FREE], P[FARM_DISC], P[CORN]), lead]
+    return x
+
+
+def corn_short(workers: float, farm_free: float, farm_discount: float, corn: float) -> float:
+    """The corn a seat lacks to feed its workers at a Food Day (rules 8: 2 corn a worker, less
+    a farm's discount each, the workers a farm feeds free), from what it holds now."""
+    need = max(0.0, workers - farm_free) * max(0.0, CORN_PER_WORKER - farm_discount)
+    return max(0.0, need - corn)
+
+
+def trees_value(t: LearnedTrees, x: list[float]) -> float:
+    """The sum of ``t``'s trees at the features ``x``."""
+    depth = t.depth
+    inner = (1 << depth) - 1
+    features, thresholds, leaves = t.features, t.thresholds, t.leaves
+    total = 0.0
+    for k in range(len(leaves) >> depth):
+        at = k * inner
+        node = 0
+        for _ in range(depth):
+            f = features[at + node]
+            node = 2 * node + (2 if f >= 0 and x[f] >= thresholds[at + node] else 1)
+        total += leaves[k * (inner + 1) + node - inner]
+    return total
+
+
+def estimate_scores_trees(state: Any, path: Path) -> list[float]:
+    """The linear estimate of the trees file's base plus every seat's trees (exact once the
+    game is over)."""
+    s = state
+    if s.phase == OVER:
+        return s.scores()
+    t = trees(path)
+    linear = estimate_scores_with(s, path.parent / t.base)
+    mean = sum(linear) / len(linear)
+    return [v + trees_value(t, tree_features(s, seat, v - mean)) for seat, v in enumerate(linear)]
+
+
+def estimate_scores_learned_sixth_trees(state: Any) -> list[float]:
+    """The sixth fit plus boosted trees fitted on the search's games on it (``eval=learned6t``;
+    docs/bots.md "Stop 41")."""
+    return estimate_scores_trees(state, SIXTH_TREES_FILE)
