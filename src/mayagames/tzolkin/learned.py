@@ -17,6 +17,11 @@ the game is over. :func:`estimate_scores_reference` computes it by the definitio
 (:func:`features_of`, what the fit reads); :func:`estimate_scores_learned`, what bots and
 searches call at every leaf, gives the same numbers to rounding with the weights folded
 once per moment of the game (:func:`folded`; about 4x faster).
+
+A trees file (:class:`LearnedTrees`, ``data/eval_trees_*.json``, stop 41) adds to a linear
+fit's estimate of each seat the sum of boosted regression trees on :data:`TREE_FEATURES`
+(:func:`estimate_scores_trees`; ``eval=learned6t``: the sixth fit plus trees fitted on the
+search's games on it, ``benchmarks/train_trees.py``).
 """
 
 from __future__ import annotations
