@@ -633,6 +633,7 @@ def load_trees(path: Path | str) -> LearnedTrees:
 
 
 _TREES: dict[Path, LearnedTrees] = {}
+_BASE_OF: dict[Path, Path] = {}   # a trees file's base weights file
 
 
 def trees(path: Path = SIXTH_TREES_FILE) -> LearnedTrees:
@@ -696,7 +697,10 @@ def estimate_scores_trees(state: Any, path: Path) -> list[float]:
     if s.phase == OVER:
         return s.scores()
     t = trees(path)
-    linear = estimate_scores_with(s, path.parent / t.base)
+    base = _BASE_OF.get(path)
+    if base is None:    # one Path object per trees file: its hash is computed once
+        base = _BASE_OF[path] = path.parent / t.base
+    linear = estimate_scores_with(s, base)
     mean = sum(linear) / len(linear)
     return [v + trees_value(t, tree_features(s, seat, v - mean)) for seat, v in enumerate(linear)]
 
