@@ -103,6 +103,22 @@ def test_a_fitted_file_gives_the_fits_own_values(train_trees, tmp_path):
     assert L.estimate_scores_trees(final, out) == final.scores()   # exact once the game is over
 
 
+def test_the_fit_is_the_same_twice(train_trees, tmp_path):
+    """``train_trees.py`` on the same data and settings writes the same trees (no randomness:
+    the training is reproducible by its command), and the same held-out figures."""
+    shutil.copy(L.SIXTH_FIT_FILE, tmp_path / "eval_learned_6.json")
+    data = tmp_path / "games.jsonl"
+    data.write_text("".join(json.dumps(random_game(2, seed)) + "\n" for seed in range(20, 30)))
+    docs = []
+    for name in ("a", "b"):
+        out = tmp_path / f"eval_trees_{name}.json"
+        train_trees.main(["--base", str(tmp_path / "eval_learned_6.json"), "--out", str(out),
+                          "--data", str(data), "--trees", "3", "--keep", "--min-leaf", "20", "--every", "4"])
+        docs.append(json.loads(out.read_text()))
+    assert docs[0]["trees"] and docs[0]["held_out"] == docs[1]["held_out"]
+    assert docs[0]["trees"] == docs[1]["trees"]
+
+
 def tree_file(tmp_path: Path, **changes) -> Path:
     """A valid one-tree file of depth 1 beside a copy of the sixth fit, with ``changes``."""
     shutil.copy(L.SIXTH_FIT_FILE, tmp_path / "eval_learned_6.json")
