@@ -143,6 +143,31 @@ def test_a_tree_splits_at_its_threshold_at_or_above_going_right(tmp_path):
     assert L.trees_value(no_split, x) == 1.0
 
 
+def test_the_generated_walk_is_the_reference_walk_to_the_bit(tmp_path):
+    """``learned.tree_walker`` (the trees as generated Python, what the estimate calls) gives
+    ``trees_value``'s floats exactly: on the shipped trees at every seat of a random game's
+    positions, and on a tree whose root does not split (it goes left)."""
+    shipped = L.trees(L.SIXTH_TREES_FILE)
+    walk = L.tree_walker(shipped)
+    game = random_game(4, 11)
+    checked = 0
+    for s in replayed(game, 3):
+        linear = L.estimate_scores_learned_sixth(s)
+        mean = sum(linear) / len(linear)
+        for seat, v in enumerate(linear):
+            x = L.tree_features(s, seat, v - mean)
+            assert walk(x) == L.trees_value(shipped, x)
+            checked += 1
+    assert checked > 100
+    odd = L.load_trees(tree_file(tmp_path, depth=2, trees=[
+        {"features": [-1, L.TREE_FEATURES.index("corn_short"), 0], "thresholds": [0, 1.5, 0.5],
+         "leaves": [1.0, 2.0, 4.0, 8.0]}]))
+    for corn_short in (0.0, 1.5, 3.0):
+        x = [0.0] * len(L.TREE_FEATURES)
+        x[L.TREE_FEATURES.index("corn_short")] = corn_short
+        assert L.tree_walker(odd)(x) == L.trees_value(odd, x) == (2.0 if corn_short >= 1.5 else 1.0)
+
+
 @pytest.mark.parametrize("changes, says", [
     ({"format": "other"}, "format"),
     ({"features": list(L.TREE_FEATURES)[:-1]}, "other features"),
