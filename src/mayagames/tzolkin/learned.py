@@ -634,7 +634,6 @@ def load_trees(path: Path | str) -> LearnedTrees:
 
 
 _TREES: dict[Path, LearnedTrees] = {}
-_BASE_OF: dict[Path, Path] = {}   # a trees file's base weights file
 
 
 def trees(path: Path = SIXTH_TREES_FILE) -> LearnedTrees:
@@ -723,7 +722,8 @@ def tree_walker(t: LearnedTrees) -> Callable[[list[float]], float]:
     return walk
 
 
-_WALKS: dict[Path, Callable[[list[float]], float]] = {}   # a trees file's walker, built once
+# a trees file's base weights file and walker, worked out once: one lookup per estimate
+_TREE_ESTIMATES: dict[Path, tuple[Path, Callable[[list[float]], float]]] = {}
 
 
 def estimate_scores_trees(state: Any, path: Path) -> list[float]:
@@ -732,13 +732,11 @@ def estimate_scores_trees(state: Any, path: Path) -> list[float]:
     s = state
     if s.phase == OVER:
         return s.scores()
-    t = trees(path)
-    base = _BASE_OF.get(path)
-    if base is None:    # one Path object per trees file: its hash is computed once
-        base = _BASE_OF[path] = path.parent / t.base
-    walk = _WALKS.get(path)
-    if walk is None:
-        walk = _WALKS[path] = tree_walker(t)
+    found = _TREE_ESTIMATES.get(path)
+    if found is None:
+        t = trees(path)
+        found = _TREE_ESTIMATES[path] = (path.parent / t.base, tree_walker(t))
+    base, walk = found
     linear = estimate_scores_with(s, base)
     mean = sum(linear) / len(linear)
     return [v + walk(tree_features(s, seat, v - mean)) for seat, v in enumerate(linear)]
