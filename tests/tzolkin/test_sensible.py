@@ -6,7 +6,8 @@ from mayagames.agents import LEVELS, make_agent
 from mayagames.core import new_game
 from mayagames.tzolkin import actions as A
 from mayagames.tzolkin.positions import blank, play, put_worker, set_day, set_goods
-from mayagames.tzolkin.sensible import food_reserve, sensible_actions
+from mayagames.tzolkin.model import CORN
+from mayagames.tzolkin.sensible import corn_waiting, food_reserve, sensible_actions
 
 
 def test_placements_keep_the_corn_the_next_food_day_eats():
@@ -17,6 +18,24 @@ def test_placements_keep_the_corn_the_next_food_day_eats():
     kept = {str(a) for a in sensible_actions(s, s.legal_actions())}
     assert "place palenque" in kept and "end" in kept      # Palenque brings corn
     assert "place uxmal" not in kept and "place chichen" not in kept
+
+
+def test_the_corn_waiting_on_the_starting_player_space_counts_for_the_seat_that_took_it():
+    """Rules 8: the worker placed on the Starting Player Space takes the corn waiting there
+    at the end of the turn, before the Food Day; the reserve counts it (it did not: stop 42)."""
+    s = blank(2)                      # 3 workers: the Food Day of day 8 eats 6 corn
+    set_goods(s, 0, corn=6)
+    s.sps_corn = 3
+    play(s, "place start")            # the first worker of the turn: free
+    assert s.p[0][CORN] == 6 and corn_waiting(s, 0) == 3 and corn_waiting(s, 1) == 0
+    kept = {str(a) for a in sensible_actions(s, s.legal_actions())}
+    assert "place uxmal" in kept      # 1 corn more for the second worker: 5 held, 3 waiting
+    play(s, "place uxmal", "end")
+    assert s.p[0][CORN] == 8 and corn_waiting(s, 0) == 0   # taken at the end of the turn
+    s2 = blank(2)
+    set_goods(s2, 0, corn=6)
+    play(s2, "place tikal")           # no corn waiting: the second worker breaks the reserve
+    assert "place uxmal" not in {str(a) for a in sensible_actions(s2, s2.legal_actions())}
 
 
 def test_spending_is_free_when_the_reserve_is_there():

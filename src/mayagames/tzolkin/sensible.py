@@ -6,7 +6,8 @@ noisy choices stay sensible. Two rules:
 
 * **Keep corn for the next Food Day** (rules 10: 2 corn per worker, 3 VP per unfed
   worker): no move (a placement, a lower action paid in corn, a market buy, a new worker)
-  may leave less corn, counting the corn its workers on Palenque will bring, than the next
+  may leave less corn, counting the corn its workers on Palenque will bring and the corn
+  the Starting Player Space gives it at the end of the turn (stop 42), than the next
   Food Day eats, unless it leaves that balance no worse than before or places a worker on
   Palenque (where corn comes from).
 * **Bring the corn in before a Food Day**: when the next Food Day is at most 2 days away
@@ -62,9 +63,18 @@ def days_to_food(s: Any) -> int | None:
     return FOOD_DAYS[s.food_done] - s.day
 
 
+def corn_waiting(s: Any, seat: int) -> int:
+    """The corn on the Starting Player Space that ``seat`` takes at the end of this turn
+    (rules 8: the player who placed a worker there this turn takes all of it then, before
+    any Food Day at the end of the day; 0 once taken, or for anyone else)."""
+    return s.sps_corn if s.sps == seat else 0
+
+
 def corn_balance(s: Any, seat: int, arriving: bool = True) -> int:
-    """Corn held and (``arriving``) on its way, less what the next Food Day eats."""
-    return s.p[seat][CORN] + (corn_on_the_way(s, seat) if arriving else 0) - food_reserve(s, seat)
+    """Corn held, waiting on the Starting Player Space for the seat and (``arriving``) on its
+    way from Palenque, less what the next Food Day eats."""
+    return (s.p[seat][CORN] + corn_waiting(s, seat) + (corn_on_the_way(s, seat) if arriving else 0)
+            - food_reserve(s, seat))
 
 
 def keeps_reserve(s: Any, seat: int, action: Any, look_through: bool = True) -> bool:
