@@ -22,6 +22,9 @@ A seat spec may end in ``+grow=K`` (4-6): that seat gains workers on Uxmal until
 or two Food Days are held (:class:`Grow`), data in which workers are gained.
 ``--summary --data FILE ...`` replays the games of each file and prints what they show per
 number of players (a seat's and the winner's score, workers, workers unfed per Food Day).
+``--hunger --data FILE ...`` replays them and prints where the corn of the workers left unfed
+went: per Food Day, how often the hungry seat itself spent corn the Food Day needed, with a
+move that kept it at hand, and which moves (docs/bots.md "Stop 42").
 ``--moved OLD NEW`` prints the weights that differ most between two weights files (per era:
 which features a new fit prices differently; ``--top`` of them).
 ``--fit-only`` skips the games; ``--play-only`` skips the fit. ``--spec`` plays another bot
@@ -317,6 +320,79 @@ def summary(paths: list[str]) -> str:
     return "\n".join(lines)
 
 
+def move_kind(action: Any) -> str:
+    """A move as the hunger report groups it: ``place GEAR`` (any space), ``do GEAR N``, or
+    the action's kind."""
+    gear = getattr(action, "gear", None)
+    if type(action).__name__ in ("Place", "PlaceStart"):
+        return f"place {gear or 'start'}"
+    if type(action).__name__ == "Do":
+        return f"do {gear} {action.space}"
+    return type(action).__name__
+
+
+def game_hunger(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """Replay a game: for every seat and Food Day that left workers unfed (rule: 3 VP each),
+    the moves of that seat since the Food Day before that spent corn the Food Day needed
+    (``sensible.keeps_reserve`` false: the corn held and on its way from Palenque fell short
+    of the Food Day's and fell further), each with the days left to the Food Day and whether
+    another legal move kept the reserve (a choice, not a forced spend)."""
+    from mayagames.tzolkin.sensible import days_to_food, keeps_reserve
+    n = len(game["seats"])
+    s: Any = new_game("tzolkin", n, seed=game["seed"])  # a Tzolk'in state
+    spends: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    events: list[dict[str, Any]] = []
+    for move in game["moves"]:
+        legal = s.legal_actions()
+        action, seat, food = legal[move], s.current_player, s.food_done
+        if len(legal) > 1 and food < 4 and not keeps_reserve(s, seat, action):
+            spends[seat].append({"move": move_kind(action), "days": days_to_food(s),
+                                 "avoidable": any(keeps_reserve(s, seat, a) for a in legal if a != action)})
+        s.apply(action)
+        if s.food_done != food:
+            for q in range(n):
+                if s.last_unfed[q]:
+                    events.append({"food_day": s.food_done, "seat": q, "unfed": s.last_unfed[q],
+                                   "spends": spends[q]})
+            spends = [[] for _ in range(n)]
+    scores = s.scores()
+    if scores != game["scores"]:
+        raise SystemExit(f"game {game['index']}: the replay does not reach the recorded scores")
+    best = max(scores)
+    for e in events:
+        e["won"] = scores[e["seat"]] == best
+    return events
+
+
+def hunger(paths: list[str], top: int = 10) -> str:
+    """Where the corn of the unfed workers went (``--hunger``): per Food Day the workers left
+    unfed, how many of them the winner left, the share of the hungry seat-days on which the
+    seat itself spent corn the Food Day needed (and on which another move would have kept it),
+    the days before the Food Day of those moves, and the most frequent of them."""
+    from collections import Counter
+    lines = []
+    for path in paths:
+        events = [e for g in read_games(Path(path)) for e in game_hunger(g)]
+        lines.append(f"{path}: {len(events)} seat Food Days with workers unfed, "
+                     f"{sum(e['unfed'] for e in events)} workers")
+        for day in range(1, 5):
+            of = [e for e in events if e["food_day"] == day]
+            if not of:
+                continue
+            spent = [e for e in of if e["spends"]]
+            avoidable = [e for e in of if any(m["avoidable"] for m in e["spends"])]
+            lines.append(f"  Food Day {day}: {sum(e['unfed'] for e in of)} workers on {len(of)} seat-days "
+                         f"({sum(e['unfed'] for e in of if e['won'])} by the winner); the seat spent "
+                         f"the corn on {len(spent) / len(of):.0%} of them, with a move that kept it "
+                         f"on {len(avoidable) / len(of):.0%}")
+        days = Counter(m["days"] for e in events for m in e["spends"])
+        kinds = Counter(m["move"] for e in events for m in e["spends"])
+        lines.append("  the spending moves, by days before the Food Day: "
+                     + ", ".join(f"{d}: {c}" for d, c in sorted(days.items())))
+        lines.append("  the most frequent: " + ", ".join(f"{k} {c}" for k, c in kinds.most_common(top)))
+    return "\n".join(lines)
+
+
 def bot_figures(bot: str, games: list[dict[str, Any]], figures: list[dict[str, Any]]) -> str:
     """One bot's seats of a data file: its score, its score less the table's mean, its share of
     the wins (a tie shared), its workers at the end and its workers unfed a game."""
@@ -551,6 +627,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--play-only", action="store_true")
     p.add_argument("--summary", action="store_true", help="print what the games of each --data "
                    "file show (scores, workers, unfed workers; replayed), and nothing else")
+    p.add_argument("--hunger", action="store_true", help="print where the corn of the workers "
+                   "left unfed went in the games of each --data file (replayed), and nothing else")
     p.add_argument("--moved", nargs=2, metavar=("OLD", "NEW"), help="print the weights that moved "
                    "most between two weights files (eval_learned_*.json), and nothing else")
     p.add_argument("--top", type=int, default=15, help="with --moved: how many weights")
@@ -561,6 +639,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.summary:
         print(summary(args.data))
+        return
+    if args.hunger:
+        print(hunger(args.data, top=args.top))
         return
     if not args.fit_only:
         generate(args)

@@ -168,3 +168,27 @@ def test_moved_lists_the_largest_weight_changes_between_two_fits(train_eval, tmp
     (tmp_path / "bad.json").write_text(json.dumps(new))
     with pytest.raises(L.LearnedWeightsError):
         train_eval.moved(str(tmp_path / "old.json"), str(tmp_path / "bad.json"))
+
+
+def test_hunger_accounts_for_every_unfed_worker_of_a_game(train_eval, tmp_path):
+    """--hunger's events are the Food Days' unfed workers, seat by seat (the summary's count),
+    each with the seat's own moves since the Food Day before that spent the corn it needed;
+    a record whose scores the replay does not reach is refused."""
+    games = [train_eval.play_game((i, 4242 + i, "random")) for i in range(3)]  # random seats starve
+    for game in games:
+        events = train_eval.game_hunger(game)
+        unfed = train_eval.game_figures(game)["unfed"]
+        assert sum(e["unfed"] for e in events) == sum(map(sum, unfed)) > 0
+        for e in events:
+            assert unfed[e["food_day"] - 1][e["seat"]] == e["unfed"]
+            assert all(m["days"] is not None and m["days"] >= -1 for m in e["spends"])
+    spends = [m for g in games for e in train_eval.game_hunger(g) for m in e["spends"]]
+    assert spends and all(m["move"] for m in spends)
+    data = tmp_path / "games.jsonl"
+    data.write_text("".join(json.dumps(g) + "\n" for g in games))
+    text = train_eval.hunger([str(data)])
+    total = sum(sum(map(sum, train_eval.game_figures(g)["unfed"])) for g in games)
+    assert f"{total} workers" in text and "Food Day 4:" in text
+    data.write_text(json.dumps({**games[0], "scores": [s + 1 for s in games[0]["scores"]]}) + "\n")
+    with pytest.raises(SystemExit, match="does not reach the recorded scores"):
+        train_eval.hunger([str(data)])
