@@ -334,8 +334,8 @@ def move_kind(action: Any) -> str:
 def game_hunger(game: dict[str, Any]) -> list[dict[str, Any]]:
     """Replay a game: for every seat and Food Day that left workers unfed (rule: 3 VP each),
     the moves of that seat since the Food Day before that spent corn the Food Day needed
-    (``sensible.keeps_reserve`` false: the corn held and on its way from Palenque fell short
-    of the Food Day's and fell further), each with the days left to the Food Day and whether
+    (``sensible.keeps_reserve`` false: the corn held, waiting on the Starting Player Space
+    and on its way from Palenque fell short of the Food Day's and fell further), each with the days left to the Food Day and whether
     another legal move kept the reserve (a choice, not a forced spend)."""
     from mayagames.tzolkin.sensible import days_to_food, keeps_reserve
     n = len(game["seats"])
