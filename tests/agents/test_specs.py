@@ -181,8 +181,9 @@ def test_a_level_may_mean_another_spec_in_one_game():
 
 
 def test_tzolkins_hard_searches_on_the_learned_estimate_and_the_review_searches_alike(monkeypatch):
-    """Tzolk'in's ``hard``: MCTS on the sixth learned fit at the leaves, no random plies;
-    the review and the hints search the same way (``review_settings``), on the same estimate
+    """Tzolk'in's ``hard``: MCTS on the sixth learned fit at the leaves, no random plies, a
+    tenth of the score margin in its reward; the review and the hints search the same way
+    (for the win alone) (``review_settings``), on the same estimate
     since stop 37 (its win chances sharpened for the review: ``data/review_calibration.json``);
     Tikal's review keeps the default search (its ``hard`` is no search)."""
     from mayagames.agents import review_settings, search_settings
@@ -190,6 +191,7 @@ def test_tzolkins_hard_searches_on_the_learned_estimate_and_the_review_searches_
 
     hard = make_agent("hard", 3).agent_for("tzolkin")
     assert isinstance(hard, MCTSAgent) and (hard.eval, hard.rollout_plies, hard.seconds) == ("learned6", 0, 1.0)
+    assert hard.margin == 0.1  # a tenth of the reward is the score margin (docs/bots.md, "Stop 43")
     assert search_settings("tzolkin") == {"eval": "learned6", "rollout_plies": 0}
     assert review_settings("tzolkin") == search_settings("tzolkin")
     import mayagames.agents as agents

@@ -73,8 +73,8 @@ LEVELS: dict[str, tuple[str, str]] = {
                "workers; Tikal: it looks through two of its own AP actions, and one move in "
                "five is a slip)"),
     "hard": ("mcts:1s", "information-set MCTS, 1 second per decision (Tzolk'in: on the learned "
-                        "estimate; Tikal: the greedy bot looking through two of its own AP "
-                        "actions, stronger there)"),
+                        "estimate, for the win and a little for the points; Tikal: the greedy "
+                        "bot looking through two of its own AP actions, stronger there)"),
 }
 
 _BUDGET = re.compile(r"(\d+(?:\.\d+)?)(i|ms|s)")
@@ -205,11 +205,13 @@ def mcts_agent(arg: str, seed: int, spec: str = "mcts") -> MCTSAgent:
 # Tzolk'in's ``hard``: the search on a learned estimate at its leaves, with no random
 # plies before it (random plies spoiled the estimate: with 4 of them it won 3 of 12 against
 # the search of before; measured in docs/bots.md, "Tzolk'in's hard"). Its estimate is the
-# sixth fit (``learned6``, on games the search itself played; docs/bots.md, "Stop 36").
+# sixth fit (``learned6``, on games the search itself played; docs/bots.md, "Stop 36"), and
+# a tenth of its reward is the score margin (``margin=0.1``): a seat whose game is settled
+# still plays for points, e.g. feeds its workers on the last day (docs/bots.md, "Stop 43").
 LEVELS_BY_GAME: dict[str, dict[str, str]] = {
     "tikal": {"medium": "heuristic:sensible=1,depth=2,epsilon=0.2",
               "hard": "heuristic:sensible=1,depth=2"},
-    "tzolkin": {"hard": "mcts:1s,eval=learned6,rollout=0"},
+    "tzolkin": {"hard": "mcts:1s,eval=learned6,rollout=0,margin=0.1"},
 }
 
 
@@ -232,7 +234,9 @@ REVIEW_EVAL_BY_GAME: dict[str, str] = {}
 def search_settings(game: str) -> dict[str, Any]:
     """How the game's ``hard`` level searches, beside its budget (its estimate, ``eval``,
     and its random plies before it, ``rollout_plies``), where ``hard`` is a search; else
-    nothing. The game review and the hints search alike (:func:`review_settings`)."""
+    nothing. The game review and the hints search alike (:func:`review_settings`), but for
+    the win alone, not ``hard``'s share of the score margin (``margin``): the review reads its
+    win chances from that reward, and they are calibrated on it."""
     agent = make_agent(level_spec("hard", game))
     if not isinstance(agent, MCTSAgent):
         return {}
