@@ -86,11 +86,13 @@ def move_outcomes(s: Any, cap: int) -> dict[str, Outcome]:
     return values
 
 
-def last_day_spends(game: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+def last_day_spends(game: dict[str, Any], start: Any = None) -> Iterator[tuple[Any, Any]]:
     """The positions of a recorded game (and the move played there) on the last Food Day's
     own day where the seat to move spent corn that Food Day needed while another legal move
-    kept it."""
-    s: Any = new_game("tzolkin", len(game["seats"]), seed=game["seed"])  # a Tzolk'in state
+    kept it; ``start``: train_eval's ``start_state`` (a ``+start=K`` seat's workers), or the
+    rules' set-up."""
+    s: Any = (start(game["seats"], game["seed"]) if start is not None
+              else new_game("tzolkin", len(game["seats"]), seed=game["seed"]))  # a Tzolk'in state
     for index in game["moves"]:
         legal = s.legal_actions()
         action, seat = legal[index], s.current_player
@@ -103,13 +105,14 @@ def last_day_spends(game: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
 
 def report(paths: list[str], specs: list[str], cap: int, seed: int) -> str:
     """The figures of docs/bots.md "Stop 42" for the games of ``paths``."""
-    read_games = train_eval().read_games  # the module loaded once, not once per file
+    module = train_eval()  # loaded once, not once per file
+    read_games = module.read_games
     games = [g for path in paths for g in read_games(Path(path)) if len(g["seats"]) == 2]
     found = skipped = lost = better = worse = 0
     margin_lost = 0.0
     chosen: dict[str, list[float]] = {spec: [0, 0, 0.0] for spec in specs}
     for game in games:
-        for s, played in last_day_spends(game):
+        for s, played in last_day_spends(game, module.start_state):
             found += 1
             try:
                 values = move_outcomes(s, cap)

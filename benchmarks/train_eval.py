@@ -19,7 +19,10 @@
    ``src/mayagames/tzolkin/data/eval_learned.json``).
 
 A seat spec may end in ``+grow=K`` (4-6): that seat gains workers on Uxmal until it holds K
-or two Food Days are held (:class:`Grow`), data in which workers are gained.
+or two Food Days are held (:class:`Grow`), data in which workers are gained; or in
+``+start=K`` (4-6): that seat starts the game with K workers in play instead of 3 (a handicap
+start, :func:`start_state`; the replays give it again), data in which the number of workers
+differs from the first day, drawn by the seed rather than chosen by a plan.
 ``--summary --data FILE ...`` replays the games of each file and prints what they show per
 number of players (a seat's and the winner's score, workers, workers unfed per Food Day).
 ``--hunger --data FILE ...`` replays them and prints where the corn of the workers left unfed
@@ -119,6 +122,7 @@ EPSILON = 0.1
 TOLERANCE = 0.001  # held-out R2 differences this small do not choose a weaker shrinkage
 GROW = "+grow="  # a seat spec's suffix: SPEC+grow=K (see Grow)
 GROW_FOOD_DAYS = 2  # Grow takes new workers until this many Food Days are held (day 14)
+START = "+start="  # a seat spec's suffix: SPEC+start=K (see start_state)
 
 
 def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
@@ -132,12 +136,46 @@ def seats_of(index: int, seed: int, spec: str | tuple[str, ...]) -> list[str]:
     seats = []
     for _ in range(players):
         chosen = specs[pick.randbelow(len(specs))] if len(specs) > 1 else specs[0]
-        base, grow, workers = chosen.partition(GROW)
-        noisy = base + ("," if ":" in base else ":") + f"epsilon={EPSILON}" + grow + workers
+        base, suffix = split_suffix(chosen)
+        noisy = base + ("," if ":" in base else ":") + f"epsilon={EPSILON}" + suffix
         drawn = rng.random() < NOISY  # drawn for every seat, so that the games of before stay
         # a search (mcts) has no epsilon: its own tree varies its moves
         seats.append(noisy if drawn and chosen.startswith("heuristic") else chosen)
     return seats
+
+
+def split_suffix(spec: str) -> tuple[str, str]:
+    """(the bot's spec, its ``+grow=K`` or ``+start=K`` suffix or '')."""
+    for marker in (GROW, START):
+        base, found, rest = spec.partition(marker)
+        if found:
+            return base, found + rest
+    return spec, ""
+
+
+def start_workers(spec: str) -> int | None:
+    """The workers in play a ``SPEC+start=K`` seat starts with (None: the rules' 3)."""
+    base, found, workers = spec.partition(START)
+    if not found:
+        return None
+    if not workers.isdigit() or not 4 <= int(workers) <= 6:
+        raise SystemExit(f"{spec!r}: +start= takes a number of workers, 4 to 6 (rule: at most 6)")
+    return int(workers)
+
+
+def start_state(seats: list[str], seed: int) -> Any:
+    """A new game of these seats: the rules' set-up, then each ``+start=K`` seat given workers
+    from its bank until K are in play (``positions.set_workers``; before the start tiles are
+    chosen, so a tile's worker comes on top, up to the rules' 6). Every replay of a game
+    starts here, so the handicap is part of the recorded game."""
+    from mayagames.tzolkin import positions as T
+    from mayagames.tzolkin.model import WORKERS
+    s: Any = new_game("tzolkin", len(seats), seed=seed)
+    for q, spec in enumerate(seats):
+        workers = start_workers(spec)
+        if workers is not None and workers > s.p[q][WORKERS]:
+            T.set_workers(s, q, workers)
+    return s
 
 
 class Grow:
@@ -174,7 +212,11 @@ class Grow:
 
 
 def seat_agent(spec: str, seed: int) -> Any:
-    """The agent of a seat's spec: ``make_agent``'s, or with ``+grow=K`` wrapped in Grow."""
+    """The agent of a seat's spec: ``make_agent``'s, or with ``+grow=K`` wrapped in Grow
+    (``+start=K`` plays the bot itself: :func:`start_state` gives the workers)."""
+    if START in spec:
+        start_workers(spec)
+        return make_agent(spec.partition(START)[0], seed)
     base, grow, workers = spec.partition(GROW)
     agent = make_agent(base, seed)
     if not grow:
@@ -188,7 +230,7 @@ def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
     """One self-play game: its seats, the index of every decision, the final scores."""
     index, seed, spec = task
     seats = seats_of(index, seed, spec)
-    s = new_game("tzolkin", len(seats), seed=seed)
+    s = start_state(seats, seed)
     agents = [seat_agent(a, seed * 10 + i) for i, a in enumerate(seats)]
     moves: list[int] = []
     started = time.process_time()
@@ -258,7 +300,7 @@ def positions(game: dict[str, Any], every: int) -> tuple[list[list[float]], list
     """Replay a game: every ``every``-th position's seat features, target (final minus v2),
     era, and (position number, seat)."""
     seats = game["seats"]
-    s: Any = new_game("tzolkin", len(seats), seed=game["seed"])  # a Tzolk'in state (its phase)
+    s: Any = start_state(seats, game["seed"])  # a Tzolk'in state (its phase)
     X, y, eras, keys = [], [], [], []
     final = game["scores"]
     for step, move in enumerate(game["moves"]):
@@ -280,7 +322,7 @@ def game_figures(game: dict[str, Any]) -> dict[str, Any]:
     """Replay a game: its players, every seat's score, the winners' score, the workers each
     seat ends with and the workers it left unfed at each Food Day (rule: 3 VP each)."""
     from mayagames.tzolkin.model import WORKERS
-    s: Any = new_game("tzolkin", len(game["seats"]), seed=game["seed"])  # a Tzolk'in state
+    s: Any = start_state(game["seats"], game["seed"])  # a Tzolk'in state
     unfed: list[list[int]] = []
     for move in game["moves"]:
         food = s.food_done
@@ -339,7 +381,7 @@ def game_hunger(game: dict[str, Any]) -> list[dict[str, Any]]:
     another legal move kept the reserve (a choice, not a forced spend)."""
     from mayagames.tzolkin.sensible import days_to_food, keeps_reserve
     n = len(game["seats"])
-    s: Any = new_game("tzolkin", n, seed=game["seed"])  # a Tzolk'in state
+    s: Any = start_state(game["seats"], game["seed"])  # a Tzolk'in state
     spends: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     events: list[dict[str, Any]] = []
     for move in game["moves"]:

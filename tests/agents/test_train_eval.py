@@ -127,6 +127,38 @@ def test_grow_takes_a_number_of_workers_the_rules_allow(train_eval):
     assert noisy and all(s == "heuristic:eval=learned3,epsilon=0.1+grow=4" for s in noisy)
 
 
+def test_a_handicap_seat_starts_with_its_workers_and_its_game_replays(train_eval, tmp_path):
+    """SPEC+start=K: that seat has K workers in play from the first day (the others 3), the
+    bot itself plays it, and every replay of the record (positions, summary) starts the same."""
+    from mayagames.tzolkin.model import READY, WORKERS
+    seats = ["random", "random+start=5"]
+    s = train_eval.start_state(seats, 41)
+    assert [s.p[q][WORKERS] for q in range(2)] == [3, 5]
+    assert [s.p[q][READY] for q in range(2)] == [3, 5]
+    assert train_eval.seat_agent("random+start=5", 1).name == "random"
+    game = next(g for i in range(10) if (g := train_eval.play_game((i, 700 + i, ("random", "random+start=5"))))
+                and any(spec.endswith("+start=5") for spec in g["seats"]))
+    figures = train_eval.game_figures(game)          # replays to the recorded scores
+    rich = [q for q, spec in enumerate(game["seats"]) if spec.endswith("+start=5")]
+    assert all(figures["workers"][q] >= 5 for q in rich)
+    X, y, eras, keys = train_eval.positions(game, 1)
+    at = train_eval.L.FEATURES.index("workers")
+    assert all(X[k][at] >= 5 for k, (step, seat) in enumerate(keys) if seat in rich)
+    data = tmp_path / "start.jsonl"
+    data.write_text(json.dumps(game) + "\n")
+    assert "+start=5" in train_eval.summary([str(data)])
+
+
+def test_start_takes_a_number_of_workers_the_rules_allow(train_eval):
+    for bad in ("random+start=7", "random+start=3", "random+start=x"):
+        with pytest.raises(SystemExit, match="4 to 6"):
+            train_eval.start_state(["random", bad], 1)
+    seats = [s for i in range(40) for s in train_eval.seats_of(i, 20100 + i, "heuristic:eval=learned3+start=4")]
+    noisy = [s for s in seats if "epsilon" in s]
+    assert all(s.endswith("+start=4") for s in seats)
+    assert noisy and all(s == "heuristic:eval=learned3,epsilon=0.1+start=4" for s in noisy)
+
+
 def test_the_summary_gives_each_bot_of_a_mixed_generation_its_own_figures(train_eval, tmp_path):
     games = [train_eval.play_game((i, 900 + i, ("random", "random+grow=5"))) for i in range(3)]
     data = tmp_path / "mixed.jsonl"
