@@ -20,10 +20,9 @@ import argparse
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from mayagames.agents import make_agent
-from mayagames.core import new_game
 from mayagames.tzolkin.sensible import days_to_food, keeps_reserve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,13 +85,12 @@ def move_outcomes(s: Any, cap: int) -> dict[str, Outcome]:
     return values
 
 
-def last_day_spends(game: dict[str, Any], start: Any = None) -> Iterator[tuple[Any, Any]]:
+def last_day_spends(game: dict[str, Any], start: Callable[[list[str], int], Any]) -> Iterator[tuple[Any, Any]]:
     """The positions of a recorded game (and the move played there) on the last Food Day's
     own day where the seat to move spent corn that Food Day needed while another legal move
-    kept it; ``start``: train_eval's ``start_state`` (a ``+start=K`` seat's workers), or the
-    rules' set-up."""
-    s: Any = (start(game["seats"], game["seed"]) if start is not None
-              else new_game("tzolkin", len(game["seats"]), seed=game["seed"]))  # a Tzolk'in state
+    kept it; ``start``: train_eval's ``start_state`` (the game's set-up, a ``+start=K`` seat's
+    workers included)."""
+    s: Any = start(game["seats"], game["seed"])  # a Tzolk'in state
     for index in game["moves"]:
         legal = s.legal_actions()
         action, seat = legal[index], s.current_player

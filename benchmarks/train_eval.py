@@ -155,7 +155,7 @@ def split_suffix(spec: str) -> tuple[str, str]:
 
 def start_workers(spec: str) -> int | None:
     """The workers in play a ``SPEC+start=K`` seat starts with (None: the rules' 3)."""
-    base, found, workers = spec.partition(START)
+    _, found, workers = spec.partition(START)
     if not found:
         return None
     if not workers.isdigit() or not 4 <= int(workers) <= 6:
@@ -214,13 +214,12 @@ class Grow:
 def seat_agent(spec: str, seed: int) -> Any:
     """The agent of a seat's spec: ``make_agent``'s, or with ``+grow=K`` wrapped in Grow
     (``+start=K`` plays the bot itself: :func:`start_state` gives the workers)."""
-    if START in spec:
-        start_workers(spec)
-        return make_agent(spec.partition(START)[0], seed)
-    base, grow, workers = spec.partition(GROW)
+    base, suffix = split_suffix(spec)
     agent = make_agent(base, seed)
-    if not grow:
+    if not suffix.startswith(GROW):
+        start_workers(spec)  # a +start=K seat: its K checked here, given by start_state
         return agent
+    workers = suffix[len(GROW):]
     if not workers.isdigit() or not 4 <= int(workers) <= 6:
         raise SystemExit(f"{spec!r}: +grow= takes a number of workers, 4 to 6 (rule: at most 6)")
     return Grow(agent, int(workers))
