@@ -5,10 +5,8 @@ docs/bots.md are not run here: a few random games stand in for the data.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,19 +15,10 @@ import pytest
 from mayagames.core import Rng, new_game
 from mayagames.tzolkin import learned as L
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture(scope="module")
-def train_trees():
-    sys.path.insert(0, str(BENCHMARKS))   # train_trees imports train_eval beside it
-    try:
-        spec = importlib.util.spec_from_file_location("train_trees", BENCHMARKS / "train_trees.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+def train_trees(load_script):
+    return load_script("benchmarks/train_trees.py")
 
 
 def random_game(players: int, seed: int) -> dict:

@@ -1,21 +1,13 @@
 """benchmarks/solve_last_day.py: the exhaustive solve of the last day (its reports are not run here)."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from mayagames.tzolkin.positions import blank, play, set_day, set_goods
 
-PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "solve_last_day.py"
-
 
 @pytest.fixture(scope="module")
-def solver():
-    spec = importlib.util.spec_from_file_location("solve_last_day", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def solver(load_script):
+    return load_script("benchmarks/solve_last_day.py")
 
 
 def last_day(corn: int):

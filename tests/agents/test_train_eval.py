@@ -1,20 +1,13 @@
 """benchmarks/train_eval.py's seats and its resumable data file (the fit itself is not run here)."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "train_eval.py"
-
 
 @pytest.fixture(scope="module")
-def train_eval():
-    spec = importlib.util.spec_from_file_location("train_eval", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def train_eval(load_script):
+    return load_script("benchmarks/train_eval.py")
 
 
 def test_a_search_plays_every_seat_without_epsilon(train_eval):

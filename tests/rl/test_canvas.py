@@ -122,16 +122,11 @@ def test_tzolkin_remembered_decisions_are_bounded(monkeypatch):
     assert np.array_equal(observer.observe_seat(state, 0), reference)
 
 
-def test_bench_observe_replays_the_same_observations_as_the_environment():
+def test_bench_observe_replays_the_same_observations_as_the_environment(load_script):
     """benchmarks/bench_observe.py: its replay observes what the environment observed."""
-    import importlib.util
     import zlib
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_observe.py"
-    spec = importlib.util.spec_from_file_location("bench_observe", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("benchmarks/bench_observe.py")
     positions = bench.record("tzolkin", 40)
     seconds, crc = bench.replay("tzolkin", positions, reps=1)
     observer = get_encoding("tzolkin").observer(2)

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from mayagames.rl import gym_env
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_reinforce.py"
-
 
 @pytest.fixture(scope="module")
-def example():
-    spec = importlib.util.spec_from_file_location("train_reinforce", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+def example(load_script):
+    return load_script("examples/train_reinforce.py")
 
 
 def small_batch(rng: np.random.Generator, n: int = 6, obs_size: int = 5, actions: int = 4):
