@@ -23,6 +23,10 @@ Tzolk'in
   goods_end_vp VP of corn and blocks held at the end (market rate: spent, they score more)
   profile      final score, VP track, buildings + monuments, temple steps, technology levels,
                workers at the end
+  use          how the seat uses its workers: actions (worker actions a game: every action
+               performed, picked-up workers' and Uxmal 5's alike), placed/turn (workers
+               placed a placement turn) and idle (workers left in front of the seat at the end
+               of its placement turns, summed over the game)
 Tikal
   end_ap       an AP turn ended with AP unspent although AP actions were open
   ap_lost      the AP so lost
@@ -45,6 +49,7 @@ from mayagames.core import new_game
 
 TZ_KEYS = ("unfed", "nothing", "pick_empty", "beg", "anger", "skulls_end", "goods_end_vp")
 TZ_PROFILE = ("score", "vp_track", "buildings", "temple_steps", "techs", "workers")
+TZ_USE = ("actions", "placed/turn", "idle")  # how the workers are used (tally_tzolkin)
 TK_KEYS = ("end_ap", "ap_lost", "end_ap_score")
 TK_PROFILE = ("score",)
 # categories that are errors counted per decision (the issue's "<= 2% of decisions")
@@ -70,6 +75,8 @@ def play(args: tuple[str, int, int, tuple[str, ...]]) -> dict[str, Any]:
         think[seat] += time.perf_counter() - t0
         c = counts[seat]
         c["decisions"] += 1
+        if game == "tzolkin":
+            tally_tzolkin(s, action, c)
         if len(legal) > 1:
             c["choices"] += 1
             (audit_tzolkin if game == "tzolkin" else audit_tikal)(s, action, legal, c)
@@ -103,6 +110,23 @@ def audit_tzolkin(s: Any, action: Any, legal: list, c: dict) -> None:
         c["beg"] += 1
     elif isinstance(action, Anger):
         c["anger"] += 1
+
+
+def tally_tzolkin(s: Any, action: Any, c: dict) -> None:
+    """How a seat uses its workers (every decision, forced ones too): the actions its workers
+    perform, the workers it places and its placement turns (rules 5: a turn places workers
+    or picks them up), and the workers it leaves in front of it when a placement turn ends."""
+    from mayagames.tzolkin.actions import Do, EndTurn, Place, PlaceStart
+    from mayagames.tzolkin.model import K_PLACING, K_TURN, READY
+    top = s.stack[-1].code if s.stack else None
+    if isinstance(action, Do):
+        c["actions"] += 1
+    elif isinstance(action, (Place, PlaceStart)):
+        c["placed"] += 1
+        if top == K_TURN:
+            c["place_turns"] += 1
+    elif isinstance(action, EndTurn) and top == K_PLACING:
+        c["idle"] += s.p[s.current_player][READY]
 
 
 def final_tzolkin(s: Any, q: int, c: dict) -> None:
@@ -141,7 +165,8 @@ def summarize(lines: list[dict[str, Any]]) -> str:
         for seat in line["seats"]:
             by[seat["spec"]].append(seat)
     out = [f"{game}: {len(lines)} games, {len(lines[0]['seats'])} players", ""]
-    head = ["spec", "seat-games", "wins", *profile, *keys, "ms/decision"]
+    use = TZ_USE if game == "tzolkin" else ()
+    head = ["spec", "seat-games", "wins", *profile, *keys, *use, "ms/decision"]
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "---|" * len(head))
     for spec, rows in sorted(by.items()):
@@ -156,6 +181,11 @@ def summarize(lines: list[dict[str, Any]]) -> str:
             if k in RATE_KEYS[game]:
                 cell += f" ({100 * sum(r.get(k, 0) for r in rows) / choices:.1f}%)"
             cells.append(cell)
+        if use:
+            placed, turns = (sum(r.get(k, 0) for r in rows) for k in ("placed", "place_turns"))
+            cells += [f"{sum(r.get('actions', 0) for r in rows) / n:.1f}",
+                      f"{placed / turns:.2f}" if turns else "-",
+                      f"{sum(r.get('idle', 0) for r in rows) / n:.1f}"]
         cells.append(f"{1000 * sum(r.get('think_s', 0) for r in rows) / max(decisions, 1):.1f}")
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
