@@ -153,14 +153,20 @@ def split_suffix(spec: str) -> tuple[str, str]:
     return spec, ""
 
 
-def start_workers(spec: str) -> int | None:
-    """The workers in play a ``SPEC+start=K`` seat starts with (None: the rules' 3)."""
-    _, found, workers = spec.partition(START)
+def suffix_workers(spec: str, marker: str) -> int | None:
+    """The K of a seat spec's ``marker`` suffix (:data:`GROW` or :data:`START`), None without
+    it; K is a number of workers, 4 to 6 (the rules' 3 to start with, at most 6)."""
+    _, found, workers = spec.partition(marker)
     if not found:
         return None
     if not workers.isdigit() or not 4 <= int(workers) <= 6:
-        raise SystemExit(f"{spec!r}: +start= takes a number of workers, 4 to 6 (rule: at most 6)")
+        raise SystemExit(f"{spec!r}: {marker} takes a number of workers, 4 to 6 (rule: at most 6)")
     return int(workers)
+
+
+def start_workers(spec: str) -> int | None:
+    """The workers in play a ``SPEC+start=K`` seat starts with (None: the rules' 3)."""
+    return suffix_workers(spec, START)
 
 
 def start_state(seats: list[str], seed: int) -> Any:
@@ -214,15 +220,12 @@ class Grow:
 def seat_agent(spec: str, seed: int) -> Any:
     """The agent of a seat's spec: ``make_agent``'s, or with ``+grow=K`` wrapped in Grow
     (``+start=K`` plays the bot itself: :func:`start_state` gives the workers)."""
-    base, suffix = split_suffix(spec)
-    agent = make_agent(base, seed)
-    if not suffix.startswith(GROW):
+    agent = make_agent(split_suffix(spec)[0], seed)
+    workers = suffix_workers(spec, GROW)
+    if workers is None:
         start_workers(spec)  # a +start=K seat: its K checked here, given by start_state
         return agent
-    workers = suffix[len(GROW):]
-    if not workers.isdigit() or not 4 <= int(workers) <= 6:
-        raise SystemExit(f"{spec!r}: +grow= takes a number of workers, 4 to 6 (rule: at most 6)")
-    return Grow(agent, int(workers))
+    return Grow(agent, workers)
 
 
 def play_game(task: tuple[int, int, str | tuple[str, ...]]) -> dict[str, Any]:
